@@ -1,0 +1,43 @@
+// Domain errors. Code below `rpc/` throws these; `rpc/errors.ts` maps each kind to a JSON-RPC
+// code in one table, so a new kind without a code fails to compile.
+
+export const ErrorKind = {
+  /** A parameter could not be decoded (wrong type, bad hex, wrong length). */
+  InvalidParams: 'invalidParams',
+  /** The node refuses the request for a domain reason (pool rules, unknown filter, …). */
+  Refused: 'refused',
+  /** A signing account is locked or the password is wrong. */
+  Unauthorized: 'unauthorized',
+  /** A configured limit was exceeded (filters, log ranges, batch sizes). */
+  LimitExceeded: 'limitExceeded',
+  /** The EVM reverted a call; `data` carries the revert bytes as hex. */
+  Reverted: 'reverted',
+  /** The method exists but is not served in this configuration. */
+  Unavailable: 'unavailable',
+  /** A bug or an unexpected failure inside the node. */
+  Internal: 'internal',
+} as const;
+export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind];
+
+export class NodeError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'NodeError';
+  }
+}
+
+export const invalidParams = (message: string): NodeError => new NodeError(ErrorKind.InvalidParams, message);
+export const refused = (message: string, data?: unknown): NodeError => new NodeError(ErrorKind.Refused, message, data);
+export const limitExceeded = (what: string): NodeError => new NodeError(ErrorKind.LimitExceeded, `limit exceeded: ${what}`);
+
+/** Startup and configuration failures: the CLI prints the message and exits non-zero. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
