@@ -1,0 +1,162 @@
+// Header and block encoding: RLP, block hash, sealHash (the pow-hash), transaction and receipt
+// roots, logs bloom.
+
+import { RLP } from '@ethereumjs/rlp';
+import { createMPT } from '@ethereumjs/mpt';
+import { bigintToBytes, bytesToBigint, keccak256 } from '../encoding/bytes.js';
+import type { Block, Header, Log, Receipt, SignedTx } from './types.js';
+
+/** keccak256(RLP([])): the uncle hash of a block without uncles. */
+export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]));
+/** Root of an empty trie: keccak256(RLP('')). */
+export const EMPTY_TRIE_ROOT = keccak256(RLP.encode(new Uint8Array()));
+
+type RlpFields = Uint8Array[];
+
+function headerFields(h: Header, withSeal: boolean): RlpFields {
+  const fields = [
+    h.parentHash,
+    h.sha3Uncles,
+    h.miner,
+    h.stateRoot,
+    h.transactionsRoot,
+    h.receiptsRoot,
+    h.logsBloom,
+    bigintToBytes(h.difficulty),
+    bigintToBytes(h.number),
+    bigintToBytes(h.gasLimit),
+    bigintToBytes(h.gasUsed),
+    bigintToBytes(h.timestamp),
+    h.extraData,
+  ];
+  if (withSeal) fields.push(h.mixHash, h.nonce);
+  return fields;
+}
+
+export const encodeHeader = (h: Header): Uint8Array => RLP.encode(headerFields(h, true));
+export const headerHash = (h: Header): Uint8Array => keccak256(encodeHeader(h));
+/** The pow-hash: keccak256 of the header without mixHash and nonce (design §4). */
+export const sealHash = (h: Header): Uint8Array => keccak256(RLP.encode(headerFields(h, false)));
+
+export function decodeHeader(bytes: Uint8Array): Header {
+  return headerFromFields(RLP.decode(bytes) as Uint8Array[]);
+}
+
+function headerFromFields(f: Uint8Array[]): Header {
+  if (!Array.isArray(f) || f.length !== 15) throw new Error('header: expected a 15-item list');
+  return {
+    parentHash: f[0],
+    sha3Uncles: f[1],
+    miner: f[2],
+    stateRoot: f[3],
+    transactionsRoot: f[4],
+    receiptsRoot: f[5],
+    logsBloom: f[6],
+    difficulty: bytesToBigint(f[7]),
+    number: bytesToBigint(f[8]),
+    gasLimit: bytesToBigint(f[9]),
+    gasUsed: bytesToBigint(f[10]),
+    timestamp: bytesToBigint(f[11]),
+    extraData: f[12],
+    mixHash: f[13],
+    nonce: f[14],
+  };
+}
+
+/** Block RLP as geth writes it: [header, transactions, uncles]. */
+export function encodeBlock(header: Header, txs: SignedTx[]): Uint8Array {
+  return RLP.encode([headerFields(header, true), txs.map((tx) => RLP.decode(tx.raw) as Uint8Array[]), []]);
+}
+
+/** Splits an encoded block into header and raw transactions (each re-encoded exactly). */
+export function decodeBlockParts(bytes: Uint8Array): { header: Header; rawTxs: Uint8Array[] } {
+  const decoded = RLP.decode(bytes) as unknown;
+  if (!Array.isArray(decoded) || decoded.length !== 3) throw new Error('block: expected [header, txs, uncles]');
+  const [h, txs, uncles] = decoded as [Uint8Array[], Uint8Array[][], unknown[]];
+  if (!Array.isArray(txs) || !Array.isArray(uncles) || uncles.length !== 0) throw new Error('block: bad body');
+  return { header: headerFromFields(h), rawTxs: txs.map((tx) => RLP.encode(tx)) };
+}
+
+export function blockFromParts(header: Header, transactions: SignedTx[]): Block {
+  return { header, hash: headerHash(header), transactions, size: encodeBlock(header, transactions).length };
+}
+
+/** Root of a trie keyed by RLP(index), as geth builds transaction and receipt roots. */
+export async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
+  if (values.length === 0) return EMPTY_TRIE_ROOT;
+  const trie = await createMPT();
+  for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]);
+  return trie.root();
+}
+
+// --- logs bloom -------------------------------------------------------------------------
+
+export function addToBloom(bloom: Uint8Array, item: Uint8Array): void {
+  const h = keccak256(item);
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((h[i] << 8) | h[i + 1]) & 2047;
+    bloom[255 - (bit >> 3)] |= 1 << (bit & 7);
+  }
+}
+
+export function logsBloom(logs: Log[]): Uint8Array {
+  const bloom = new Uint8Array(256);
+  for (const log of logs) {
+    addToBloom(bloom, log.address);
+    for (const topic of log.topics) addToBloom(bloom, topic);
+  }
+  return bloom;
+}
+
+export function bloomContains(bloom: Uint8Array, item: Uint8Array): boolean {
+  const h = keccak256(item);
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((h[i] << 8) | h[i + 1]) & 2047;
+    if ((bloom[255 - (bit >> 3)] & (1 << (bit & 7))) === 0) return false;
+  }
+  return true;
+}
+
+export function orBloom(target: Uint8Array, other: Uint8Array): void {
+  for (let i = 0; i < 256; i++) target[i] |= other[i];
+}
+
+// --- receipts ---------------------------------------------------------------------------
+
+const encodeLog = (log: Log): (Uint8Array | Uint8Array[])[] => [log.address, log.topics, log.data];
+
+/** Consensus encoding (what the receipts root commits to): [status|root, cumulativeGas, bloom, logs]. */
+export function encodeReceiptForRoot(r: Receipt): Uint8Array {
+  const first = r.root ?? (r.status === 1 ? Uint8Array.of(1) : new Uint8Array());
+  return RLP.encode([first, bigintToBytes(r.cumulativeGasUsed), r.logsBloom, r.logs.map(encodeLog)]);
+}
+
+/** Storage encoding: adds what the RPC shows and the root does not (gasUsed, contract address). */
+export function encodeStoredReceipts(receipts: Receipt[]): Uint8Array {
+  return RLP.encode(
+    receipts.map((r) => [
+      Uint8Array.of(r.status),
+      r.root ?? new Uint8Array(),
+      bigintToBytes(r.cumulativeGasUsed),
+      bigintToBytes(r.gasUsed),
+      r.contractAddress ?? new Uint8Array(),
+      r.logs.map(encodeLog),
+    ]),
+  );
+}
+
+export function decodeStoredReceipts(bytes: Uint8Array): Receipt[] {
+  const list = RLP.decode(bytes) as unknown as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, [Uint8Array, Uint8Array[], Uint8Array][]][];
+  return list.map(([status, root, cumulative, gasUsed, contract, logs]) => {
+    const decodedLogs = logs.map(([address, topics, data]) => ({ address, topics, data }));
+    return {
+      status: status[0] === 1 ? 1 : 0,
+      root: root.length ? root : undefined,
+      cumulativeGasUsed: bytesToBigint(cumulative),
+      gasUsed: bytesToBigint(gasUsed),
+      contractAddress: contract.length ? contract : null,
+      logs: decodedLogs,
+      logsBloom: logsBloom(decodedLogs),
+    };
+  });
+}

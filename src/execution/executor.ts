@@ -1,0 +1,113 @@
+// Applies one transaction to a state manager inside a block: MOAC intrinsic gas, nonce and
+// balance checks, the EVM call or creation, refunds, fees to the miner, the receipt.
+
+import type { EVM } from '@ethereumjs/evm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Account, Address } from '@ethereumjs/util';
+import type { Log, Receipt, SignedTx } from '../chain/types.js';
+import { logsBloom } from '../chain/block.js';
+import { intrinsicGas } from './gas.js';
+
+export interface BlockEnv {
+  number: bigint;
+  timestamp: bigint;
+  miner: Uint8Array;
+  difficulty: bigint;
+  gasLimit: bigint;
+}
+
+/** Why a transaction cannot go into a block (the pool uses the same words). */
+export type TxRejection =
+  | 'nonce too low'
+  | 'nonce too high'
+  | 'insufficient funds for gas * price + value'
+  | 'intrinsic gas too low'
+  | 'exceeds block gas limit';
+
+export type ApplyResult =
+  | { ok: true; receipt: Receipt; gasUsed: bigint }
+  | { ok: false; reason: TxRejection };
+
+export function evmBlock(env: BlockEnv) {
+  return {
+    header: {
+      number: env.number,
+      coinbase: new Address(env.miner),
+      timestamp: env.timestamp,
+      difficulty: env.difficulty,
+      prevRandao: new Uint8Array(32),
+      gasLimit: env.gasLimit,
+      getBlobGasPrice: () => undefined,
+    },
+  };
+}
+
+export async function applyTransaction(
+  evm: EVM,
+  sm: MerkleStateManager,
+  tx: SignedTx,
+  env: BlockEnv,
+  gasUsedBefore: bigint,
+): Promise<ApplyResult> {
+  if (gasUsedBefore + tx.gas > env.gasLimit) return { ok: false, reason: 'exceeds block gas limit' };
+  const isCreation = tx.to === null;
+  const intrinsic = intrinsicGas(tx.data, isCreation);
+  if (tx.gas < intrinsic) return { ok: false, reason: 'intrinsic gas too low' };
+
+  const sender = new Address(tx.from);
+  const account = (await sm.getAccount(sender)) ?? new Account();
+  if (tx.nonce < account.nonce) return { ok: false, reason: 'nonce too low' };
+  if (tx.nonce > account.nonce) return { ok: false, reason: 'nonce too high' };
+  const upfront = tx.gas * tx.gasPrice;
+  if (account.balance < upfront + tx.value) return { ok: false, reason: 'insufficient funds for gas * price + value' };
+
+  await sm.checkpoint();
+  account.balance -= upfront;
+  await sm.putAccount(sender, account);
+
+  // The EVM increments the sender nonce itself for a depth-0 message.
+  const result = await evm.runCall({
+    caller: sender,
+    origin: sender,
+    to: isCreation ? undefined : new Address(tx.to!),
+    value: tx.value,
+    data: tx.data,
+    gasLimit: tx.gas - intrinsic,
+    gasPrice: tx.gasPrice,
+    block: evmBlock(env),
+  });
+  const exec = result.execResult;
+  let gasUsed = intrinsic + exec.executionGasUsed;
+  const refund = exec.exceptionError ? 0n : (exec.gasRefund ?? 0n);
+  gasUsed -= refund < gasUsed / 2n ? refund : gasUsed / 2n;
+
+  const after = (await sm.getAccount(sender)) ?? new Account();
+  after.balance += (tx.gas - gasUsed) * tx.gasPrice;
+  await sm.putAccount(sender, after);
+  const miner = new Address(env.miner);
+  const minerAccount = (await sm.getAccount(miner)) ?? new Account();
+  minerAccount.balance += gasUsed * tx.gasPrice;
+  await sm.putAccount(miner, minerAccount);
+  await evm.journal.cleanup();
+  await sm.commit();
+
+  const logs: Log[] = exec.exceptionError
+    ? []
+    : (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
+  const receipt: Receipt = {
+    status: exec.exceptionError ? 0 : 1,
+    cumulativeGasUsed: gasUsedBefore + gasUsed,
+    gasUsed,
+    logs,
+    logsBloom: logsBloom(logs),
+    contractAddress: isCreation && !exec.exceptionError && result.createdAddress ? result.createdAddress.bytes : null,
+  };
+  return { ok: true, receipt, gasUsed };
+}
+
+export async function creditReward(sm: MerkleStateManager, miner: Uint8Array, amount: bigint): Promise<void> {
+  const address = new Address(miner);
+  const account = (await sm.getAccount(address)) ?? new Account();
+  account.balance += amount;
+  await sm.putAccount(address, account);
+}

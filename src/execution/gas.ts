@@ -1,0 +1,30 @@
+// MOAC's gas numbers (design §3).
+
+export const TX_GAS = 1000n;
+export const TX_GAS_CONTRACT_CREATION = 53_000n;
+export const TX_DATA_ZERO_GAS = 4n;
+export const TX_DATA_NONZERO_GAS = 68n;
+
+export function intrinsicGas(data: Uint8Array, isCreation: boolean): bigint {
+  let gas = isCreation ? TX_GAS_CONTRACT_CREATION : TX_GAS;
+  let nonZero = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] !== 0) nonZero++;
+  gas += BigInt(nonZero) * TX_DATA_NONZERO_GAS + BigInt(data.length - nonZero) * TX_DATA_ZERO_GAS;
+  return gas;
+}
+
+/** MOAC's reward schedule: 2 mc, halving every 12.5 M blocks down to 0.125, then 0.1 mc. */
+export function blockReward(number: bigint): bigint {
+  const mc = 10n ** 18n;
+  const era = number === 0n ? 0n : (number - 1n) / 12_500_000n;
+  if (era >= 5n) return mc / 10n;
+  return (2n * mc) >> era;
+}
+
+/** Gas limit of a child block: moves toward the target by at most parent/1024 (minus one). */
+export function nextGasLimit(parentLimit: bigint, target: bigint): bigint {
+  const step = parentLimit / 1024n - 1n;
+  if (parentLimit < target) return parentLimit + step < target ? parentLimit + step : target;
+  if (parentLimit > target) return parentLimit - step > target ? parentLimit - step : target;
+  return parentLimit;
+}

@@ -1,0 +1,180 @@
+// Block production. The miner builds blocks from the pool, seals them with the proof of work
+// and hands them to the chain, one at a time. Modes (design §4): instant (a block as soon as a
+// transaction is pending), interval (every `period` seconds), mixed (instant plus an empty
+// block after `period` seconds without one), remote (only submitted work seals), off.
+
+import { EventEmitter } from 'node:events';
+import type { Block } from '../chain/types.js';
+import { blockFromParts, sealHash } from '../chain/block.js';
+import { bigintToFixed } from '../encoding/bytes.js';
+import { nextDifficulty, type DifficultyRule } from '../consensus/difficulty.js';
+import { nextGasLimit } from '../execution/gas.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
+import type { TxPool } from '../txpool/txPool.js';
+import type { TrieNodeStore } from '../state/trieNodeStore.js';
+import type { BlockBuilder, BuiltBlock } from './blockBuilder.js';
+
+export const MINING_MODES = ['instant', 'interval', 'mixed', 'remote', 'off'] as const;
+export type MiningMode = (typeof MINING_MODES)[number];
+
+export interface Seal {
+  nonce: bigint;
+  mix: Uint8Array;
+}
+
+/** Finds a nonce for `sealHash` at `difficulty`; undefined when aborted. */
+export type SealFunction = (sealHash: Uint8Array, difficulty: bigint, signal: AbortSignal) => Promise<Seal | undefined>;
+
+export interface MinerOptions {
+  mode: MiningMode;
+  period: number;
+  coinbase: Uint8Array;
+  extraData: Uint8Array;
+  targetGasLimit: bigint;
+  difficulty: DifficultyRule;
+  /** fixed clock for reproducible builds (fixtures); default: wall clock */
+  now?: () => bigint;
+}
+
+export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
+  private mode: MiningMode;
+  private timer: NodeJS.Timeout | undefined;
+  private busy: Promise<void> = Promise.resolve();
+  private scheduled = false;
+  private readonly abort = new AbortController();
+  coinbase: Uint8Array;
+  extraData: Uint8Array;
+
+  constructor(
+    private readonly chain: Blockchain,
+    private readonly pool: TxPool,
+    private readonly builder: BlockBuilder,
+    private readonly nodes: TrieNodeStore,
+    private readonly seal: SealFunction,
+    private readonly opts: MinerOptions,
+  ) {
+    super();
+    this.mode = opts.mode;
+    this.coinbase = opts.coinbase;
+    this.extraData = opts.extraData;
+    pool.on('pendingTx', () => {
+      if (this.mode === 'instant' || this.mode === 'mixed') this.schedule();
+    });
+    chain.on('newHead', () => this.armTimer());
+  }
+
+  get currentMode(): MiningMode {
+    return this.mode;
+  }
+
+  /** True while local workers search (modes that seal locally). */
+  get mining(): boolean {
+    return this.mode === 'instant' || this.mode === 'interval' || this.mode === 'mixed';
+  }
+
+  start(): void {
+    this.armTimer();
+    if ((this.mode === 'instant' || this.mode === 'mixed') && this.pool.size > 0) this.schedule();
+  }
+
+  setMode(mode: MiningMode): void {
+    this.mode = mode;
+    this.start();
+  }
+
+  private armTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.abort.signal.aborted) return;
+    if (this.mode === 'interval' || this.mode === 'mixed') {
+      this.timer = setTimeout(() => this.schedule(true), this.opts.period * 1000);
+      this.timer.unref();
+    }
+  }
+
+  /** Queues one sealing round; rounds never overlap. */
+  private schedule(allowEmpty = false): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.busy = this.busy.then(async () => {
+      this.scheduled = false;
+      if (this.abort.signal.aborted) return;
+      if (!allowEmpty && this.pool.pendingTransactions().length === 0) return;
+      try {
+        await this.mineOne();
+      } catch (err) {
+        this.emit('error', err as Error);
+      }
+      // More transactions may have arrived while sealing.
+      if ((this.mode === 'instant' || this.mode === 'mixed') && this.pool.pendingTransactions().length > 0) this.schedule();
+    });
+  }
+
+  /** Builds on the head with the pool's executable transactions (no seal). */
+  async buildPending(nodes: TrieNodeStore = this.nodes): Promise<BuiltBlock> {
+    const parent = this.chain.head;
+    const now = this.opts.now?.() ?? BigInt(Math.floor(Date.now() / 1000));
+    const timestamp = now > parent.header.timestamp ? now : parent.header.timestamp;
+    return this.builder.build(
+      parent,
+      this.pool.pendingTransactions(),
+      {
+        miner: this.coinbase,
+        timestamp,
+        difficulty: nextDifficulty(this.opts.difficulty, parent.header, timestamp),
+        gasLimit: nextGasLimit(parent.header.gasLimit, this.opts.targetGasLimit),
+        extraData: this.extraData,
+      },
+      nodes,
+    );
+  }
+
+  /** Builds, seals and commits one block; resolves when it is stored and announced. */
+  async mineOne(): Promise<Block | undefined> {
+    const built = await this.buildPending();
+    const found = await this.seal(sealHash(built.header), built.header.difficulty, this.abort.signal);
+    if (!found) {
+      this.nodes.discardWrites();
+      return undefined;
+    }
+    return this.commit(built, found);
+  }
+
+  /** Stores a sealed block (local or submitted work) and updates the pool. */
+  async commit(built: BuiltBlock, found: Seal): Promise<Block> {
+    const header = { ...built.header, nonce: bigintToFixed(found.nonce, 8), mixHash: found.mix };
+    const block = blockFromParts(header, built.transactions);
+    const ops = [...this.nodes.drainWrites(), ...this.pool.journalDeletes(built.transactions)];
+    await this.chain.commitBlock(block, built.receipts, ops);
+    await this.pool.drop(built.rejected.map((r) => r.tx));
+    await this.pool.onNewHead(built.transactions);
+    this.emit('sealed', block);
+    return block;
+  }
+
+  /** Mines `count` blocks now, whatever the mode (tests, fixtures, miner tools). */
+  async mineBlocks(count: number): Promise<Block[]> {
+    const blocks: Block[] = [];
+    for (let i = 0; i < count; i++) {
+      await new Promise<void>((resolve, reject) => {
+        this.busy = this.busy.then(async () => {
+          try {
+            const b = await this.mineOne();
+            if (b) blocks.push(b);
+            resolve();
+          } catch (err) {
+            reject(err);
+          }
+        });
+      });
+    }
+    return blocks;
+  }
+
+  /** Stops timers and any search; waits for an in-flight block write to finish. */
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.abort.abort();
+    await this.busy;
+  }
+}

@@ -1,0 +1,93 @@
+// The database under every state trie. Trie writes of the block being built collect in memory
+// and are drained into that block's LevelDB batch, so a block and its state land together.
+// Reads look at the collected writes, then an LRU of hot nodes, then LevelDB.
+
+import type { BatchDBOp, DB } from '@ethereumjs/util';
+import { hexToBytes } from '../encoding/hex.js';
+import type { BatchOp, Database } from '../store/database.js';
+import { keys } from '../store/schema.js';
+
+type TrieValue = string | Uint8Array;
+
+/** A small LRU on Map insertion order. */
+export class Lru<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: K): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+  }
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+const toBytes = (value: TrieValue): Uint8Array => (typeof value === 'string' ? hexToBytes(value) : value);
+
+export class TrieNodeStore implements DB<string, TrieValue> {
+  private pending = new Map<string, Uint8Array>();
+  private readonly cache: Lru<string, Uint8Array>;
+
+  constructor(
+    private readonly db: Database,
+    cacheNodes = 200_000,
+  ) {
+    this.cache = new Lru(cacheNodes);
+  }
+
+  async get(key: string): Promise<TrieValue | undefined> {
+    const fresh = this.pending.get(key) ?? this.cache.get(key);
+    if (fresh !== undefined) return fresh;
+    const stored = await this.db.get(keys.trieNode(hexToBytes(key)));
+    if (stored !== undefined) this.cache.set(key, stored);
+    return stored;
+  }
+
+  async put(key: string, value: TrieValue): Promise<void> {
+    this.pending.set(key, toBytes(value));
+  }
+
+  // Nodes are content-addressed and shared between blocks: never delete them.
+  async del(): Promise<void> {}
+
+  async batch(ops: BatchDBOp<string, TrieValue>[]): Promise<void> {
+    for (const op of ops) if (op.type === 'put') this.pending.set(op.key, toBytes(op.value));
+  }
+
+  shallowCopy(): DB<string, TrieValue> {
+    return this;
+  }
+
+  async open(): Promise<void> {}
+
+  /** Hands the collected writes to a block batch and keeps them hot in the cache. */
+  drainWrites(): BatchOp[] {
+    const ops: BatchOp[] = [];
+    for (const [key, value] of this.pending) {
+      ops.push({ type: 'put', key: keys.trieNode(hexToBytes(key)), value });
+      this.cache.set(key, value);
+    }
+    this.pending = new Map();
+    return ops;
+  }
+
+  /** Forgets collected writes (a block that was built but not committed). */
+  discardWrites(): void {
+    this.pending = new Map();
+  }
+}

@@ -1,0 +1,71 @@
+// Read access to the world state at any stored state root, and the factories for the EVM's
+// state managers. Reads at one root share a cached state manager so hot accounts cost a map hit.
+
+import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { MerkleStateManager, Caches } from '@ethereumjs/statemanager';
+import { Address, ValueEncoding, type Account } from '@ethereumjs/util';
+import type { Common } from '@ethereumjs/common';
+import { bytesToHex } from '../encoding/hex.js';
+import { Lru, type TrieNodeStore } from './trieNodeStore.js';
+
+export interface AccountView {
+  nonce: bigint;
+  balance: bigint;
+  codeHash: Uint8Array;
+  storageRoot: Uint8Array;
+}
+
+export class WorldState {
+  private readonly readers = new Lru<string, Promise<MerkleStateManager>>(8);
+
+  constructor(
+    readonly nodes: TrieNodeStore,
+    readonly common: Common,
+  ) {}
+
+  async trieAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerklePatriciaTrie> {
+    return createMPT({ db: nodes, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes });
+  }
+
+  /** A fresh, writable state manager on `root` (block building, calls). */
+  async stateManagerAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerkleStateManager> {
+    const trie = await this.trieAt(root, nodes);
+    return new MerkleStateManager({ trie, common: this.common, caches: new Caches() });
+  }
+
+  /** True when the root's top node is stored (a state we can serve). */
+  async hasState(root: Uint8Array): Promise<boolean> {
+    const trie = await this.trieAt(root);
+    return trie.checkRoot(root);
+  }
+
+  /** A shared read-only state manager for `root`; never checkpoint or write through it. */
+  private reader(root: Uint8Array): Promise<MerkleStateManager> {
+    const key = bytesToHex(root);
+    let sm = this.readers.get(key);
+    if (!sm) {
+      sm = this.stateManagerAt(root);
+      this.readers.set(key, sm);
+    }
+    return sm;
+  }
+
+  async getAccount(root: Uint8Array, address: Uint8Array): Promise<Account | undefined> {
+    return (await this.reader(root)).getAccount(new Address(address));
+  }
+
+  async getCode(root: Uint8Array, address: Uint8Array): Promise<Uint8Array> {
+    return (await this.reader(root)).getCode(new Address(address));
+  }
+
+  /** The 32-byte storage word at `slot` (zero when unset). */
+  async getStorage(root: Uint8Array, address: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
+    const sm = await this.reader(root);
+    const addr = new Address(address);
+    if ((await sm.getAccount(addr)) === undefined) return new Uint8Array(32);
+    const value = await sm.getStorage(addr, slot);
+    const word = new Uint8Array(32);
+    word.set(value, 32 - value.length);
+    return word;
+  }
+}

@@ -1,0 +1,76 @@
+// The LevelDB handle: opening (with a clear "datadir in use" error), schema version, batches.
+
+import { mkdirSync } from 'node:fs';
+import { Level } from 'level';
+import { ConfigError } from '../errors.js';
+import { bytesToBigint, bigintToBytes } from '../encoding/bytes.js';
+import { keys, SCHEMA_VERSION } from './schema.js';
+
+export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
+
+export class Database {
+  private constructor(private readonly db: Level<Uint8Array, Uint8Array>) {}
+
+  static async open(path: string): Promise<Database> {
+    mkdirSync(path, { recursive: true });
+    const db = new Level<Uint8Array, Uint8Array>(path, { keyEncoding: 'view', valueEncoding: 'view' });
+    try {
+      await db.open();
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause;
+      if (cause?.code === 'LEVEL_LOCKED' || /lock/i.test(String((err as Error).message) + String(cause))) {
+        throw new ConfigError(`datadir in use: ${path} is locked by another mcnode process`);
+      }
+      throw err;
+    }
+    const database = new Database(db);
+    await database.checkSchema(path);
+    return database;
+  }
+
+  private async checkSchema(path: string): Promise<void> {
+    const stored = await this.get(keys.schemaVersion);
+    if (stored === undefined) {
+      await this.db.put(keys.schemaVersion, bigintToBytes(BigInt(SCHEMA_VERSION)));
+      return;
+    }
+    const version = Number(bytesToBigint(stored));
+    if (version !== SCHEMA_VERSION) {
+      await this.db.close();
+      throw new ConfigError(
+        `database ${path} has schema version ${version}; this mcnode reads version ${SCHEMA_VERSION}. ` +
+          'Export the chain with the mcnode that wrote it, or start with a fresh --datadir.',
+      );
+    }
+  }
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const value = await this.db.get(key);
+    return value ?? undefined;
+  }
+
+  async getMany(keyList: Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    return (await this.db.getMany(keyList)).map((v) => v ?? undefined);
+  }
+
+  put(key: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.db.put(key, value);
+  }
+
+  del(key: Uint8Array): Promise<void> {
+    return this.db.del(key);
+  }
+
+  /** Atomic: all of the operations land, or none do. */
+  batch(ops: BatchOp[]): Promise<void> {
+    return this.db.batch(ops);
+  }
+
+  async *entries(range: { gte: Uint8Array; lt: Uint8Array }): AsyncGenerator<[Uint8Array, Uint8Array]> {
+    for await (const entry of this.db.iterator(range)) yield entry;
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}

@@ -1,0 +1,42 @@
+// Every LevelDB key of the node, in one place. Keys and values are bytes. A block is written
+// with all of its keys in ONE batch (see chainStore.ts).
+
+import { bigintToFixed, concatBytes } from '../encoding/bytes.js';
+
+const enc = new TextEncoder();
+const prefix = (p: string) => enc.encode(p);
+
+/** Bump when the layout changes; an unknown version is refused, never misread. */
+export const SCHEMA_VERSION = 1;
+
+const P = {
+  meta: prefix('m:'),
+  canonical: prefix('c:'), // number(8) → block hash
+  header: prefix('h:'), // hash → header RLP
+  body: prefix('b:'), // hash → RLP list of raw transactions
+  receipts: prefix('r:'), // hash → stored receipts RLP
+  td: prefix('d:'), // hash → total difficulty (minimal bytes)
+  txIndex: prefix('x:'), // tx hash → RLP [block hash, index]
+  trieNode: prefix('n:'), // node hash (or code hash key) → trie node / code
+  poolJournal: prefix('p:'), // tx hash → raw tx (acknowledged, not yet mined)
+  app: prefix('a:'), // app-chain data (scs/), sub-keys chosen there
+} as const;
+
+const num = (n: bigint) => bigintToFixed(n, 8);
+
+export const keys = {
+  schemaVersion: concatBytes(P.meta, prefix('schema')),
+  head: concatBytes(P.meta, prefix('head')),
+  genesis: concatBytes(P.meta, prefix('genesis')),
+  canonical: (n: bigint) => concatBytes(P.canonical, num(n)),
+  header: (hash: Uint8Array) => concatBytes(P.header, hash),
+  body: (hash: Uint8Array) => concatBytes(P.body, hash),
+  receipts: (hash: Uint8Array) => concatBytes(P.receipts, hash),
+  td: (hash: Uint8Array) => concatBytes(P.td, hash),
+  txIndex: (txHash: Uint8Array) => concatBytes(P.txIndex, txHash),
+  trieNode: (key: Uint8Array) => concatBytes(P.trieNode, key),
+  poolJournal: (txHash: Uint8Array) => concatBytes(P.poolJournal, txHash),
+  poolJournalRange: { gte: P.poolJournal, lt: concatBytes(P.poolJournal, new Uint8Array(33).fill(0xff)) },
+  app: (sub: Uint8Array) => concatBytes(P.app, sub),
+  appRange: (sub: Uint8Array) => ({ gte: concatBytes(P.app, sub), lt: concatBytes(P.app, sub, Uint8Array.of(0xff, 0xff, 0xff, 0xff)) }),
+};
