@@ -114,6 +114,12 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     return nonce < this.contiguousEnd(txs, this.stateNonce.get(sender) ?? 0n);
   }
 
+  /** The next nonce for `sender` counting its executable pool transactions. */
+  pendingNonce(sender: Uint8Array, stateNonce: bigint): bigint {
+    const txs = this.bySender.get(bytesToHex(sender));
+    return txs ? this.contiguousEnd(txs, stateNonce) : stateNonce;
+  }
+
   counts(): { pending: number; queued: number } {
     let pending = 0;
     for (const [sender, txs] of this.bySender) {

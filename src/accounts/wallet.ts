@@ -1,0 +1,74 @@
+// Keys the node signs with: the dev accounts (unlocked by design: their keys are public test
+// keys) and any account unlocked at run time. The keystore files live in keystore.ts.
+
+import type { SignedTx, TxFields } from '../chain/types.js';
+import { signTransaction } from '../chain/transaction.js';
+import { NodeError, ErrorKind } from '../errors.js';
+import { bytesToHex } from '../encoding/hex.js';
+import { hashMessage, signHash } from './messages.js';
+import { privateKeyToAddress } from './keys.js';
+
+export const authenticationNeeded = (): NodeError =>
+  new NodeError(ErrorKind.Unauthorized, 'authentication needed: password or unlock');
+
+interface Unlocked {
+  key: Uint8Array;
+  /** ms since epoch; undefined = until the node stops */
+  until?: number;
+}
+
+export class Wallet {
+  private readonly unlocked = new Map<string, Unlocked>();
+  /** Accounts the node owns, in the order mc_accounts lists them. */
+  private readonly owned: Uint8Array[] = [];
+
+  constructor(private readonly chainId: bigint) {}
+
+  /** Adds an owned account; `unlocked` keeps its key usable without a password. */
+  addAccount(key: Uint8Array, unlocked: boolean): Uint8Array {
+    const address = privateKeyToAddress(key);
+    const hex = bytesToHex(address);
+    if (!this.owned.some((a) => bytesToHex(a) === hex)) this.owned.push(address);
+    if (unlocked) this.unlocked.set(hex, { key });
+    return address;
+  }
+
+  /** Registers an owned account whose key is on disk only (locked). */
+  addLockedAddress(address: Uint8Array): void {
+    const hex = bytesToHex(address);
+    if (!this.owned.some((a) => bytesToHex(a) === hex)) this.owned.push(address);
+  }
+
+  accounts(): Uint8Array[] {
+    return [...this.owned];
+  }
+
+  unlock(address: Uint8Array, key: Uint8Array, seconds: number | undefined): void {
+    this.unlocked.set(bytesToHex(address), { key, until: seconds ? Date.now() + seconds * 1000 : undefined });
+  }
+
+  lock(address: Uint8Array): boolean {
+    return this.unlocked.delete(bytesToHex(address));
+  }
+
+  /** The key of an unlocked account, or an Unauthorized error. */
+  keyOf(address: Uint8Array): Uint8Array {
+    const hex = bytesToHex(address);
+    const entry = this.unlocked.get(hex);
+    if (!entry) throw authenticationNeeded();
+    if (entry.until !== undefined && entry.until < Date.now()) {
+      this.unlocked.delete(hex);
+      throw authenticationNeeded();
+    }
+    return entry.key;
+  }
+
+  signTransaction(fields: TxFields, from: Uint8Array, key = this.keyOf(from)): SignedTx {
+    return signTransaction(fields, key, this.chainId);
+  }
+
+  /** mc_sign: r‖s‖v over the MoacNode-prefixed message hash. */
+  signMessage(address: Uint8Array, message: Uint8Array, key = this.keyOf(address)): Uint8Array {
+    return signHash(hashMessage(message), key);
+  }
+}

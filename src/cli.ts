@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Command-line entry: parses flags and config, runs the node or a subcommand, and turns
+// configuration problems into one clear message and a non-zero exit.
+
+import { loadInvocation, type Invocation } from './config/load.js';
+import { helpText } from './config/help.js';
+import { ConfigError } from './errors.js';
+import { bytesToHex } from './encoding/hex.js';
+import { McNode, VERSION } from './node.js';
+import { clientVersion } from './version.js';
+
+function banner(node: McNode): string {
+  const { config, chain, endpoints } = node;
+  const lines = [
+    `mcnode ${VERSION} — ${clientVersion()}`,
+    `chain id ${config.chain.chainId}, network id ${config.chain.networkId}, hardfork ${config.chain.hardfork}`,
+    `genesis ${bytesToHex(chain.genesis.hash)}`,
+    `head    #${chain.head.header.number} ${bytesToHex(chain.head.hash)}`,
+    `datadir ${config.datadir}`,
+    `mining  ${node.miner.currentMode} (period ${config.mining.period}s), coinbase ${bytesToHex(node.miner.coinbase)}`,
+    endpoints.http ? `HTTP    http://${endpoints.http.host}:${endpoints.http.port} (namespaces: ${config.rpc.api.join(',')})` : 'HTTP    disabled',
+    endpoints.ipc ? `IPC     ${endpoints.ipc}` : 'IPC     disabled',
+  ];
+  if (node.devAccounts.length) {
+    lines.push('', `Dev accounts (${node.devAccounts.length}), unlocked, funded in genesis.`);
+    lines.push('WARNING: these keys are public test keys — never use them on a real network.');
+    node.devAccounts.forEach((a, i) => lines.push(`  (${i}) ${bytesToHex(a.address)}  key ${bytesToHex(a.privateKey)}`));
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function run(inv: Invocation): Promise<void> {
+  const node = await McNode.start(inv.config);
+  process.stdout.write(banner(node));
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    node.log.info('shutting down', { signal });
+    try {
+      await node.stop();
+      process.exit(0);
+    } catch (err) {
+      node.log.error('shutdown failed', { error: (err as Error).message });
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const inv = loadInvocation(argv, process.env);
+  switch (inv.command) {
+    case 'help':
+      process.stdout.write(helpText() + '\n');
+      return;
+    case 'version':
+      process.stdout.write(`mcnode ${VERSION}\n${clientVersion()}\n`);
+      return;
+    case 'run':
+      return run(inv);
+    default:
+      throw new ConfigError(`the ${inv.command} command is not available in this build yet`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`mcnode: ${err.message}\n`);
+  } else {
+    process.stderr.write(`mcnode: fatal: ${(err as Error)?.stack ?? String(err)}\n`);
+  }
+  process.exit(1);
+});

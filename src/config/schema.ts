@@ -1,0 +1,313 @@
+// Every configuration option, declared once: its codec (type and check), its default (the devnet
+// value, written as in a config file), its doc line and the real node's flag names for it.
+// Flags (`--section.key`), environment names (`MCNODE_SECTION_KEY`), `--help` and the defaults
+// of config/devnet.json are all derived from this table.
+
+import { validateMnemonic } from 'ethereum-cryptography/bip39/index.js';
+import { wordlist } from 'ethereum-cryptography/bip39/wordlists/english.js';
+import {
+  BadValue, type Codec, type GenesisAccount, type Json, address, alloc, bigint, bool, bytes, int, list, oneOf,
+  optionalAddress, parseJson, seconds, str, textOrHex,
+} from './codecs.js';
+
+export { BadValue, type Codec, type GenesisAccount, type Json };
+
+export const HARDFORKS = [
+  'chainstart', 'homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
+  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london',
+] as const;
+export type Hardfork = (typeof HARDFORKS)[number];
+export const MINING_MODES = ['instant', 'interval', 'mixed', 'remote', 'off'] as const;
+export type MiningMode = (typeof MINING_MODES)[number];
+export const DIFFICULTY_RULES = ['fixed', 'adjust'] as const;
+export type DifficultyRule = (typeof DIFFICULTY_RULES)[number];
+/** Namespaces the VNODE can serve over HTTP (`rpc.api`); `eth` and `web3`/`chain3` are accepted as aliases. */
+export const RPC_NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc'] as const;
+export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
+
+/** The main chain's genesis block, decoded (design §2). */
+export interface Genesis {
+  /** `config.chainId` of a real-node genesis file, when it has one */
+  chainId?: bigint;
+  nonce: bigint;
+  timestamp: bigint;
+  extraData: Uint8Array;
+  gasLimit: bigint;
+  difficulty: bigint;
+  mixHash: Uint8Array;
+  coinbase: Uint8Array;
+  /** keyed by lower-case `0x` address */
+  alloc: Map<string, GenesisAccount>;
+}
+
+/** The loaded configuration: typed values only (bigint, Uint8Array), no hex strings. */
+export interface Config {
+  datadir: string;
+  verbosity: number;
+  chain: { chainId: bigint; networkId: bigint; hardfork: Hardfork };
+  genesis: Genesis;
+  accounts: {
+    mnemonic: string;
+    devCount: number;
+    devBalance: bigint;
+    /** extra private keys (32 bytes each) funded in genesis and unlocked */
+    keys: Uint8Array[];
+    /** keystore accounts to unlock at start-up */
+    unlock: Uint8Array[];
+    /** path of a password file, one password per line */
+    password: string | undefined;
+    allowInsecureUnlock: boolean;
+  };
+  mining: {
+    mode: MiningMode;
+    /** seconds */
+    period: number;
+    /** 0 = one per CPU */
+    threads: number;
+    mine: boolean;
+    /** undefined = the first dev account */
+    moacbase: Uint8Array | undefined;
+    gasPrice: bigint;
+    targetGasLimit: bigint;
+    extraData: Uint8Array;
+    difficulty: DifficultyRule;
+    targetBlockTime: number;
+    minimumDifficulty: bigint;
+  };
+  rpc: { enabled: boolean; addr: string; port: number; api: RpcNamespace[]; corsDomain: string[]; vhosts: string[] };
+  /** `path` is resolved against `datadir` by the loader unless it is absolute */
+  ipc: { disabled: boolean; path: string };
+  scs: { enabled: boolean; rpcPort: number; rpcAddr: string; blockPeriod: number };
+  txpool: { globalSlots: number; globalQueue: number; accountQueue: number; priceBump: number; lifetime: number };
+  filters: { timeout: number };
+  vnode: { address: Uint8Array | undefined; ip: string; serviceCfg: string; showToPublic: boolean; scsService: boolean };
+  metrics: { enabled: boolean; addr: string; port: number };
+  /** kept as given; the SCS code normalises them (design §9) */
+  appChains: Record<string, unknown>[];
+}
+
+export interface Option<T> extends Codec<T> {
+  /** the devnet default, as written in a config file */
+  readonly default: Json;
+  readonly doc: string;
+  /** the real node's flag names for this key (without dashes) */
+  readonly aliases: readonly string[];
+}
+
+type Section<T> = { readonly [K in keyof T]-?: Option<T[K]> };
+/** The genesis section's `chainId` comes from the genesis file's `config` member, not from an option. */
+export type Schema = {
+  readonly [K in keyof Config]-?: K extends 'genesis'
+    ? Section<Omit<Genesis, 'chainId'>>
+    : Config[K] extends string | number | unknown[] ? Option<Config[K]> : Section<Config[K]>;
+};
+
+const opt = <T>(codec: Codec<T>, dflt: Json, doc: string, aliases: string[] = []): Option<T> =>
+  ({ ...codec, default: dflt, doc, aliases });
+
+const U64 = (1n << 64n) - 1n;
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const port = int(0, 65535, '<port>');
+const host = str('<host>');
+const privateKey: Codec<Uint8Array> = {
+  arg: '<key>',
+  expected: 'a 32-byte hex private key',
+  decode(raw) {
+    const key = bytes(32).decode(raw);
+    const n = BigInt('0x' + Buffer.from(key).toString('hex'));
+    if (n === 0n || n >= SECP256K1_N) throw new BadValue('a private key in the secp256k1 range');
+    return key;
+  },
+};
+const optionalPath: Codec<string | undefined> = {
+  arg: '<file>',
+  expected: 'a file path or ""',
+  decode: (raw) => (raw === '' ? undefined : str('<file>').decode(raw)),
+};
+const mnemonic: Codec<string> = {
+  arg: '<words>',
+  expected: 'a BIP-39 English mnemonic (12-24 words with a valid checksum)',
+  decode(raw) {
+    const words = str('').decode(raw).trim().split(/\s+/).join(' ');
+    if (!validateMnemonic(words, wordlist)) throw new BadValue(this.expected);
+    return words;
+  },
+};
+/** `[host]:port`, as the real node's `ServiceCfg`. */
+const serviceAddress: Codec<string> = {
+  arg: '<[host]:port>',
+  expected: 'a [host]:port address',
+  decode(raw) {
+    const value = str('').decode(raw);
+    const m = /^[^:\s]*:(\d{1,5})$/.exec(value);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535) throw new BadValue(this.expected);
+    return value;
+  },
+};
+const NAMESPACE_ALIASES: Record<string, RpcNamespace> = { eth: 'mc', web3: 'libx', chain3: 'libx' };
+const namespaces: Codec<RpcNamespace[]> = {
+  arg: '<list>',
+  expected: `a comma-separated list of ${RPC_NAMESPACES.join(', ')}`,
+  decode(raw) {
+    const each = oneOf(RPC_NAMESPACES);
+    const names = list({ ...each, decode: (v) => each.decode(typeof v === 'string' ? NAMESPACE_ALIASES[v.toLowerCase()] ?? v : v) }).decode(raw);
+    return [...new Set(names)];
+  },
+};
+const appChains: Codec<Record<string, unknown>[]> = {
+  arg: '<json>',
+  expected: 'an array of app chain objects',
+  decode(raw) {
+    const items = parseJson(raw);
+    if (!Array.isArray(items)) throw new BadValue(this.expected);
+    items.forEach((item, i) => {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+        throw new BadValue('an app chain object', { path: String(i), value: item });
+      }
+    });
+    return items as Record<string, unknown>[];
+  },
+};
+
+export const schema: Schema = {
+  datadir: opt(str('<path>'), './data/devnet', 'data directory: chain database, keystore, node key, IPC socket', ['datadir']),
+  verbosity: opt(int(0, 5), 3, 'log level: 0 silent, 1 error, 2 warn, 3 info, 4 debug, 5 trace', ['verbosity']),
+  chain: {
+    chainId: opt(bigint(1n, U64), 100, 'chain id used in transaction signatures (EIP-155 style)'),
+    networkId: opt(bigint(1n, U64), 100, 'network id reported by net_version', ['networkid']),
+    hardfork: opt(oneOf(HARDFORKS), 'petersburg', `EVM rules: ${HARDFORKS.join(', ')}`),
+  },
+  genesis: {
+    nonce: opt(bigint(0n, U64), '0x42', 'genesis block nonce'),
+    timestamp: opt(bigint(0n, U64), '0x0', 'genesis block timestamp (unix seconds)'),
+    extraData: opt(bytes(), '0x', 'genesis block extra data (hex)'),
+    gasLimit: opt(bigint(5000n, U64), '0x895440', 'genesis block gas limit'),
+    difficulty: opt(bigint(1n), '0x200', 'genesis block difficulty (and every block\'s, with mining.difficulty fixed)'),
+    mixHash: opt(bytes(32), '0x' + '00'.repeat(32), 'genesis block mix hash'),
+    coinbase: opt(address, '0x' + '00'.repeat(20), 'genesis block miner'),
+    alloc: opt(alloc, {}, 'pre-funded accounts: {"<address>": {"balance": "…", "code"?, "storage"?, "nonce"?}}'),
+  },
+  accounts: {
+    mnemonic: opt(mnemonic, 'test test test test test test test test test test test junk', 'mnemonic of the dev accounts (path m/44\'/314\'/0\'/0/i)'),
+    devCount: opt(int(0, 1000), 10, 'number of dev accounts derived from the mnemonic, funded and unlocked'),
+    devBalance: opt(bigint(0n), '1000000000000000000000000', 'genesis balance of each dev account and extra key, in sha'),
+    keys: opt(list(privateKey), [], 'extra private keys to fund in genesis and unlock'),
+    unlock: opt(list(address), [], 'keystore accounts to unlock at start-up', ['unlock']),
+    password: opt(optionalPath, '', 'password file for --unlock, one password per line', ['password']),
+    allowInsecureUnlock: opt(bool, false, 'allow unlocking accounts while HTTP RPC is served', ['allow-insecure-unlock']),
+  },
+  mining: {
+    mode: opt(oneOf(MINING_MODES), 'mixed', 'instant: seal per transaction; interval: every period; mixed: instant plus empty blocks after period; remote: mc_getWork/mc_submitWork only; off'),
+    period: opt(seconds(false), 2, 'seconds between blocks for interval and mixed modes'),
+    threads: opt(int(0, 1024), 0, 'proof-of-work worker threads (0 = one per CPU)', ['minerthreads']),
+    mine: opt(bool, true, 'mine at start-up', ['mine']),
+    moacbase: opt(optionalAddress, '', 'mining beneficiary (empty = the first dev account)', ['moacbase']),
+    gasPrice: opt(bigint(0n), '1000000000', 'minimum gas price accepted into the pool, in sha', ['gasprice']),
+    targetGasLimit: opt(bigint(5000n, U64), '9000000', 'gas limit that blocks move toward (by 1/1024 per block)', ['targetgaslimit']),
+    extraData: opt(textOrHex(32), '', 'extra data of mined blocks (text, or 0x hex), at most 32 bytes', ['extradata']),
+    difficulty: opt(oneOf(DIFFICULTY_RULES), 'fixed', 'fixed: the genesis difficulty; adjust: Homestead rule toward targetBlockTime'),
+    targetBlockTime: opt(int(1, 3600), 10, 'seconds per block aimed at by the adjust rule'),
+    minimumDifficulty: opt(bigint(1n), '131072', 'lowest difficulty of the adjust rule'),
+  },
+  rpc: {
+    enabled: opt(bool, true, 'serve JSON-RPC over HTTP', ['rpc']),
+    addr: opt(host, '127.0.0.1', 'HTTP listening address', ['rpcaddr']),
+    port: opt(port, 8545, 'HTTP port (0 = any free port)', ['rpcport']),
+    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc'], 'namespaces served over HTTP', ['rpcapi']),
+    corsDomain: opt(list(str('<origin>')), [], 'browser origins allowed to call (CORS); * for any', ['rpccorsdomain']),
+    vhosts: opt(list(str('<host>')), ['localhost'], 'accepted Host header names; * for any (IP literals always pass)', ['rpcvhosts']),
+  },
+  ipc: {
+    disabled: opt(bool, false, 'do not serve the IPC socket', ['ipcdisable']),
+    path: opt(str('<path>'), 'vnode.ipc', 'IPC socket path, relative to the data directory unless absolute', ['ipcpath']),
+  },
+  scs: {
+    enabled: opt(bool, true, 'serve the SCS (application chain) JSON-RPC endpoint'),
+    rpcPort: opt(port, 8548, 'SCS HTTP port (0 = any free port)', ['scsrpcport']),
+    rpcAddr: opt(host, '127.0.0.1', 'SCS HTTP listening address', ['scsrpcaddr']),
+    blockPeriod: opt(seconds(true), 0, 'seconds between app chain interval blocks (0 = only on demand)'),
+  },
+  txpool: {
+    globalSlots: opt(int(1, 4096), 4096, 'executable transactions held in the pool (at most 4096)'),
+    globalQueue: opt(int(0, 1024), 1024, 'future (queued) transactions held in the pool (at most 1024)'),
+    accountQueue: opt(int(0, 64), 64, 'queued transactions per account (at most 64)'),
+    priceBump: opt(int(0, 10000), 10, 'percent gas price increase needed to replace a transaction'),
+    lifetime: opt(int(1, 2 ** 31), 10800, 'seconds a queued transaction is kept'),
+  },
+  filters: {
+    timeout: opt(int(1, 2 ** 31), 300, 'seconds an unpolled filter lives'),
+  },
+  vnode: {
+    address: opt(optionalAddress, '', 'VNODE beneficial address, required as `via` of app chain transactions (empty = the first dev account)'),
+    ip: opt(host, '127.0.0.1', 'IP reported by vnode_serviceCfg and vnode_showToPublic'),
+    serviceCfg: opt(serviceAddress, ':50062', 'service address reported by vnode_serviceCfg'),
+    showToPublic: opt(bool, true, 'value of vnode_showToPublic'),
+    scsService: opt(bool, true, 'value of vnode_scsService'),
+  },
+  metrics: {
+    enabled: opt(bool, false, 'serve metrics over HTTP', ['metrics']),
+    addr: opt(host, '127.0.0.1', 'metrics listening address', ['metrics.addr']),
+    port: opt(port, 6060, 'metrics port', ['metrics.port']),
+  },
+  appChains: opt(appChains, [], 'application chains created at start-up (design §9)'),
+};
+
+/** One option with everything derived from its place in the schema. */
+export interface OptionEntry {
+  /** dotted key, e.g. `mining.mode` */
+  readonly key: string;
+  /** `''` for top-level keys */
+  readonly section: string;
+  readonly option: Option<unknown>;
+  /** every accepted flag name (lower-case, without dashes): the dotted key first, then aliases */
+  readonly flags: readonly string[];
+  /** every accepted environment variable name */
+  readonly envNames: readonly string[];
+}
+
+const envName = (name: string): string => 'MCNODE_' + name.toUpperCase().replace(/[.-]/g, '_');
+
+function isOption(value: object): value is Option<unknown> {
+  return typeof (value as Option<unknown>).decode === 'function';
+}
+
+function buildEntries(): OptionEntry[] {
+  const entries: OptionEntry[] = [];
+  const add = (key: string, section: string, option: Option<unknown>): void => {
+    const flags = [...new Set([key.toLowerCase(), ...option.aliases.map((a) => a.toLowerCase())])];
+    const envNames = [...new Set(flags.map(envName))];
+    entries.push({ key, section, option, flags, envNames });
+  };
+  for (const [name, node] of Object.entries(schema) as [string, object][]) {
+    if (isOption(node)) add(name, '', node);
+    else for (const [key, option] of Object.entries(node) as [string, Option<unknown>][]) add(`${name}.${key}`, name, option);
+  }
+  return entries;
+}
+
+/** Every option in schema order. */
+export const OPTIONS: readonly OptionEntry[] = buildEntries();
+
+function index(names: (e: OptionEntry) => readonly string[]): Map<string, OptionEntry> {
+  const map = new Map<string, OptionEntry>();
+  for (const entry of OPTIONS) {
+    for (const name of names(entry)) {
+      const other = map.get(name);
+      // Two keys claiming one flag or variable name would make a setting ambiguous.
+      if (other && other !== entry) throw new Error(`config schema: ${name} names both ${other.key} and ${entry.key}`);
+      map.set(name, entry);
+    }
+  }
+  return map;
+}
+
+const BY_KEY = new Map(OPTIONS.map((e) => [e.key, e]));
+const BY_FLAG = index((e) => e.flags);
+const BY_ENV = index((e) => e.envNames);
+
+export const optionByKey = (key: string): OptionEntry | undefined => BY_KEY.get(key);
+/** Flag names match case-insensitively, without the leading dashes. */
+export const optionByFlag = (name: string): OptionEntry | undefined => BY_FLAG.get(name.toLowerCase());
+export const optionByEnv = (name: string): OptionEntry | undefined => BY_ENV.get(name);
+export const allFlagNames = (): string[] => [...BY_FLAG.keys()];
+export const allEnvNames = (): string[] => [...BY_ENV.keys()];

@@ -1,0 +1,157 @@
+// mc_call and mc_estimateGas: run a message against the state of a block without creating a
+// transaction. Each state root keeps a warm state manager + EVM pair; calls on it run one at a
+// time between a checkpoint and a revert, so nothing leaks into the stored state.
+
+import type { EVM } from '@ethereumjs/evm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Address } from '@ethereumjs/util';
+import type { Header } from '../chain/types.js';
+import { NodeError, ErrorKind, refused } from '../errors.js';
+import { bytesToHex } from '../encoding/hex.js';
+import { Lru } from '../state/trieNodeStore.js';
+import type { WorldState } from '../state/worldState.js';
+import { evmBlock } from './executor.js';
+import { intrinsicGas } from './gas.js';
+
+export interface CallRequest {
+  from?: Uint8Array;
+  to?: Uint8Array;
+  gas?: bigint;
+  gasPrice?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+}
+
+export interface CallOutcome {
+  returnValue: Uint8Array;
+  /** intrinsic + execution gas */
+  gasUsed: bigint;
+  /** EVM error text (e.g. "revert", "out of gas"); undefined on success */
+  error?: string;
+}
+
+/** The gas a call gets when it names none (the real node's 50,000,000). */
+export const DEFAULT_CALL_GAS = 50_000_000n;
+
+interface Context {
+  sm: MerkleStateManager;
+  evm: EVM;
+  queue: Promise<unknown>;
+}
+
+export class CallExecutor {
+  private readonly contexts = new Lru<string, Promise<Context>>(4);
+
+  constructor(
+    private readonly world: WorldState,
+    private readonly makeEvm: (sm: MerkleStateManager) => Promise<EVM>,
+    private readonly coinbase: () => Uint8Array,
+  ) {}
+
+  private context(root: Uint8Array): Promise<Context> {
+    const key = bytesToHex(root);
+    let ctx = this.contexts.get(key);
+    if (!ctx) {
+      ctx = (async () => {
+        const sm = await this.world.stateManagerAt(root);
+        return { sm, evm: await this.makeEvm(sm), queue: Promise.resolve() };
+      })();
+      this.contexts.set(key, ctx);
+    }
+    return ctx;
+  }
+
+  /** Runs the message; `pendingState` serves the `pending` tag. */
+  async run(req: CallRequest, header: Header, pendingState?: MerkleStateManager): Promise<CallOutcome> {
+    const ctx = pendingState
+      ? { sm: pendingState, evm: await this.makeEvm(pendingState), queue: Promise.resolve() as Promise<unknown> }
+      : await this.context(header.stateRoot);
+    const job = ctx.queue.then(() => this.execute(ctx, req, header));
+    ctx.queue = job.catch(() => undefined);
+    return job;
+  }
+
+  private async execute(ctx: Context, req: CallRequest, header: Header): Promise<CallOutcome> {
+    const data = req.data ?? new Uint8Array();
+    const isCreation = req.to === undefined;
+    const intrinsic = intrinsicGas(data, isCreation);
+    const gas = req.gas ?? DEFAULT_CALL_GAS;
+    if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
+    const caller = new Address(req.from ?? new Uint8Array(20));
+    await ctx.sm.checkpoint();
+    try {
+      const result = await ctx.evm.runCall({
+        caller,
+        origin: caller,
+        to: isCreation ? undefined : new Address(req.to!),
+        value: req.value ?? 0n,
+        data,
+        gasLimit: gas - intrinsic,
+        gasPrice: req.gasPrice ?? 0n,
+        skipBalance: true,
+        block: evmBlock({
+          number: header.number,
+          timestamp: header.timestamp,
+          miner: header.miner.some((b) => b !== 0) ? header.miner : this.coinbase(),
+          difficulty: header.difficulty,
+          gasLimit: header.gasLimit,
+        }),
+      });
+      const exec = result.execResult;
+      return {
+        returnValue: exec.returnValue,
+        gasUsed: intrinsic + exec.executionGasUsed,
+        error: exec.exceptionError?.error,
+      };
+    } finally {
+      await ctx.sm.revert();
+      ctx.evm.journal.cleanJournal();
+    }
+  }
+
+  /** mc_call: the return data, or a Reverted / Refused error. */
+  async call(req: CallRequest, header: Header, pendingState?: MerkleStateManager): Promise<Uint8Array> {
+    const out = await this.run(req, header, pendingState);
+    if (out.error) throw callError(out);
+    return out.returnValue;
+  }
+
+  /** Smallest gas that lets the message succeed, searched between intrinsic gas and `cap`. */
+  async estimateGas(req: CallRequest, header: Header, cap: bigint, pendingState?: MerkleStateManager): Promise<bigint> {
+    const attempt = (gas: bigint) => this.run({ ...req, gas }, header, pendingState);
+    const top = await attempt(cap);
+    if (top.error) {
+      if (top.error === 'revert') throw callError(top);
+      throw refused(top.error === 'out of gas' ? `gas required exceeds allowance (${cap})` : top.error);
+    }
+    let lo = intrinsicGas(req.data ?? new Uint8Array(), req.to === undefined) - 1n;
+    let hi = cap;
+    // Most messages succeed with exactly what they used; try that first.
+    if (top.gasUsed > lo && top.gasUsed < hi) {
+      if (!(await attempt(top.gasUsed)).error) hi = top.gasUsed;
+      else lo = top.gasUsed;
+    }
+    while (lo + 1n < hi) {
+      const mid = (lo + hi) / 2n;
+      if ((await attempt(mid)).error) lo = mid;
+      else hi = mid;
+    }
+    return hi;
+  }
+}
+
+function callError(out: CallOutcome): NodeError {
+  if (out.error === 'revert') {
+    const reason = decodeRevertReason(out.returnValue);
+    return new NodeError(ErrorKind.Reverted, reason ?? '', bytesToHex(out.returnValue));
+  }
+  return refused(out.error ?? 'execution failed');
+}
+
+/** Error(string) revert data → the string. */
+function decodeRevertReason(data: Uint8Array): string | undefined {
+  if (data.length < 68 || bytesToHex(data.subarray(0, 4)) !== '0x08c379a0') return undefined;
+  const length = Number(BigInt(bytesToHex(data.subarray(36, 68))));
+  if (68 + length > data.length) return undefined;
+  return new TextDecoder().decode(data.subarray(68, 68 + length));
+}

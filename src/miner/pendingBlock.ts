@@ -1,0 +1,50 @@
+// The `pending` block: the pool's executable transactions applied on the head, built on demand
+// and reused until the head or the pool changes. Its trie writes go to a scratch node store,
+// so nothing of it reaches the database.
+
+import { blockFromParts } from '../chain/block.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
+import type { TxPool } from '../txpool/txPool.js';
+import { TrieNodeStore } from '../state/trieNodeStore.js';
+import type { Database } from '../store/database.js';
+import type { BuiltBlock } from './blockBuilder.js';
+import type { Miner } from './miner.js';
+
+export interface PendingBlock extends BuiltBlock {
+  size: number;
+}
+
+export class PendingBlockCache {
+  private current: Promise<PendingBlock> | undefined;
+  private readonly scratch: TrieNodeStore;
+
+  constructor(
+    db: Database,
+    chain: Blockchain,
+    pool: TxPool,
+    private readonly miner: Miner,
+  ) {
+    this.scratch = new TrieNodeStore(db, 20_000);
+    const invalidate = () => {
+      this.current = undefined;
+    };
+    chain.on('newHead', invalidate);
+    pool.on('pendingTx', invalidate);
+    pool.on('dropped', invalidate);
+  }
+
+  get(): Promise<PendingBlock> {
+    if (!this.current) {
+      this.scratch.discardWrites();
+      const building = this.miner.buildPending(this.scratch).then((built) => ({
+        ...built,
+        size: blockFromParts(built.header, built.transactions).size,
+      }));
+      building.catch(() => {
+        if (this.current === building) this.current = undefined;
+      });
+      this.current = building;
+    }
+    return this.current;
+  }
+}

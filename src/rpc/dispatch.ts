@@ -1,0 +1,164 @@
+// Turns one request body (single call or batch) into one reply body. Transport-independent:
+// HTTP and IPC hand over raw bytes and write back whatever string comes out. Never rejects.
+
+import { RpcCode, methodNotFound, toRpcError } from './errors.js';
+import { createJaysonInvoker, invokeDirect, type Invoker } from './invoke.js';
+import { MAX_BATCH_ITEMS, MAX_BATCH_RESPONSE_BYTES, MAX_JSON_DEPTH, exceedsDepth } from './jsonLimits.js';
+import type { CallContext, MethodTable, RpcErrorObject, RpcId, RpcMethod, RpcParams } from './types.js';
+
+export interface DispatcherOptions {
+  methods: MethodTable;
+  /** Namespace whitelist (HTTP --rpcapi), asked with the table name; false → -32601. */
+  isAllowed?: (method: string) => boolean;
+  /** Include stack traces in -32603 data only when true. */
+  debug?: boolean;
+  /** SCS rpcdebug: 'ScsRPCMethod.getnonce' matches 'ScsRPCMethod.GetNonce'. */
+  caseInsensitive?: boolean;
+  /** How a validated call reaches its handler; default 'jayson' (the project's stack). */
+  invoker?: 'jayson' | 'direct';
+}
+
+/** A decoded request: either a call (notify = no reply wanted) or an invalid one. */
+type Decoded =
+  | { valid: true; id: RpcId; notify: boolean; method: string; params: RpcParams }
+  | { valid: false; id: RpcId };
+
+const PARSE_ERROR: RpcErrorObject = { code: RpcCode.ParseError, message: 'parse error' };
+const INVALID_REQUEST: RpcErrorObject = { code: RpcCode.InvalidRequest, message: 'invalid request' };
+const TOO_DEEP: RpcErrorObject = {
+  code: RpcCode.InvalidRequest,
+  message: `invalid request: nesting deeper than ${MAX_JSON_DEPTH}`,
+};
+const EMPTY_BATCH: RpcErrorObject = { code: RpcCode.InvalidRequest, message: 'empty batch' };
+const BATCH_TOO_LARGE: RpcErrorObject = { code: RpcCode.InvalidRequest, message: 'batch too large' };
+const RESPONSE_TOO_LARGE: RpcErrorObject = { code: RpcCode.ResponseTooLarge, message: 'response too large' };
+
+export class Dispatcher {
+  private readonly methods: MethodTable;
+  private readonly isAllowed: ((method: string) => boolean) | undefined;
+  private readonly debug: boolean;
+  private readonly caseInsensitive: boolean;
+  private readonly invoke: Invoker;
+
+  constructor(o: DispatcherOptions) {
+    this.methods = o.methods;
+    this.isAllowed = o.isAllowed;
+    this.debug = o.debug ?? false;
+    this.caseInsensitive = o.caseInsensitive ?? false;
+    this.invoke = o.invoker === 'direct' ? invokeDirect : createJaysonInvoker();
+  }
+
+  /** Reply body for a request body; undefined when nothing is to be sent (notifications only). */
+  handle(body: string | Buffer, ctx: CallContext): Promise<string | undefined> {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (exceedsDepth(text, MAX_JSON_DEPTH)) return Promise.resolve(errorReply(null, TOO_DEEP));
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return Promise.resolve(errorReply(null, PARSE_ERROR));
+    }
+    if (Array.isArray(message)) return this.batch(message, ctx);
+    return this.call(decodeRequest(message), ctx);
+  }
+
+  private async batch(items: unknown[], ctx: CallContext): Promise<string | undefined> {
+    if (items.length === 0) return errorReply(null, EMPTY_BATCH);
+    if (items.length > MAX_BATCH_ITEMS) return errorReply(null, BATCH_TOO_LARGE);
+    const requests = items.map(decodeRequest);
+    // Calls run concurrently; replies keep request order.
+    const replies = await Promise.all(requests.map((r) => this.call(r, ctx)));
+    const out: string[] = [];
+    let size = 0;
+    for (let i = 0; i < replies.length; i++) {
+      const reply = replies[i];
+      if (reply === undefined) continue;
+      if (size > MAX_BATCH_RESPONSE_BYTES) {
+        out.push(errorReply(requests[i].id, RESPONSE_TOO_LARGE));
+        continue;
+      }
+      size += Buffer.byteLength(reply);
+      out.push(reply);
+    }
+    return out.length === 0 ? undefined : `[${out.join(',')}]`;
+  }
+
+  // `ctx` is part of the contract (transport-specific behaviour); no method needs it yet.
+  private async call(request: Decoded, _ctx: CallContext): Promise<string | undefined> {
+    if (!request.valid) return errorReply(request.id, INVALID_REQUEST);
+    const { id, notify } = request;
+    try {
+      const found = this.lookup(request.method);
+      if (found === undefined) return notify ? undefined : errorReply(id, methodNotFound(request.method));
+      const result = await this.invoke(found.method, request.params, found.name);
+      return notify ? undefined : resultReply(id, result, this.debug);
+    } catch (err) {
+      return notify ? undefined : errorReply(id, toRpcError(err, this.debug));
+    }
+  }
+
+  /** Resolves aliases, the optional case folding and the whitelist. Map lookups only. */
+  private lookup(sent: string): { name: string; method: RpcMethod } | undefined {
+    let name = canonicalName(sent);
+    let method = this.methods.get(name);
+    if (method === undefined && this.caseInsensitive) {
+      const folded = name.toLowerCase();
+      for (const [key, m] of this.methods) {
+        if (key.toLowerCase() === folded) {
+          name = key;
+          method = m;
+          break;
+        }
+      }
+    }
+    if (method === undefined) return undefined;
+    if (this.isAllowed !== undefined && !this.isAllowed(name)) return undefined;
+    return { name, method };
+  }
+}
+
+/** `eth_*` → `mc_*`; `chain3_*`, `web3_*` → `libx_*` (what the real VNODE and chain3 send). */
+export function canonicalName(sent: string): string {
+  if (sent.startsWith('eth_')) return 'mc_' + sent.slice(4);
+  if (sent.startsWith('chain3_')) return 'libx_' + sent.slice(7);
+  if (sent.startsWith('web3_')) return 'libx_' + sent.slice(5);
+  return sent;
+}
+
+function decodeRequest(message: unknown): Decoded {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return { valid: false, id: null };
+  const m = message as Record<string, unknown>;
+  const rawId = m.id;
+  let id: RpcId;
+  if (rawId === undefined || rawId === null) id = null;
+  else if (typeof rawId === 'string' || typeof rawId === 'number') id = rawId;
+  else return { valid: false, id: null };
+  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string') return { valid: false, id };
+  const raw = m.params;
+  let params: RpcParams;
+  if (raw === undefined) params = [];
+  else if (typeof raw === 'object' && raw !== null) params = raw as RpcParams;
+  else return { valid: false, id };
+  return { valid: true, id, notify: rawId === undefined, method: m.method, params };
+}
+
+function resultReply(id: RpcId, result: unknown, debug: boolean): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(result);
+  } catch (err) {
+    // A handler returned something that is not JSON (a bigint, a cycle): a bug, reported as one.
+    return errorReply(id, toRpcError(err, debug));
+  }
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json ?? 'null'}}`;
+}
+
+function errorReply(id: RpcId, error: RpcErrorObject): string {
+  let json: string;
+  try {
+    json = JSON.stringify(error);
+  } catch {
+    json = JSON.stringify({ code: error.code, message: error.message });
+  }
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${json}}`;
+}

@@ -1,0 +1,224 @@
+// The JSON-RPC HTTP endpoint on plain node:http, with geth's transport rules (design §6):
+// POST only, JSON content types, 5 MiB bodies, Host allow-list, CORS allow-list, timeouts.
+// Everything about JSON-RPC itself is the Dispatcher's job.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isIP, type AddressInfo } from 'node:net';
+import type { Dispatcher } from './dispatch.js';
+import { MAX_REQUEST_BYTES } from './jsonLimits.js';
+import type { CallContext } from './types.js';
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  /** Origins allowed to call from a browser; '*' allows any. Empty: no CORS headers at all. */
+  corsOrigins: string[];
+  /** Accepted Host header names (port ignored); '*' allows any; IP literals always pass. */
+  vhosts: string[];
+  /** Chooses the dispatcher for a URL path; undefined → 404. */
+  route: (path: string) => Dispatcher | undefined;
+  bodyLimit?: number;
+}
+
+const REQUEST_TIMEOUT_MS = 30_000;
+const IDLE_TIMEOUT_MS = 120_000;
+const JSON_MEDIA_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
+const HTTP_CONTEXT: CallContext = { transport: 'http' };
+const ALLOWED_METHODS = 'POST, GET, HEAD, OPTIONS';
+const PREFLIGHT_METHODS = new Set(['POST', 'GET', 'HEAD', 'OPTIONS']);
+const PREFLIGHT_MAX_AGE = '600';
+
+export class HttpRpcServer {
+  private server: Server | undefined;
+  private bound: { host: string; port: number } | undefined;
+  private readonly bodyLimit: number;
+  private readonly anyHost: boolean;
+  private readonly vhosts: ReadonlySet<string>;
+  private readonly anyOrigin: boolean;
+  private readonly origins: ReadonlySet<string>;
+
+  constructor(private readonly o: HttpServerOptions) {
+    this.bodyLimit = o.bodyLimit ?? MAX_REQUEST_BYTES;
+    this.anyHost = o.vhosts.includes('*');
+    this.vhosts = new Set(o.vhosts.map((h) => h.toLowerCase()));
+    this.anyOrigin = o.corsOrigins.includes('*');
+    this.origins = new Set(o.corsOrigins.map((h) => h.toLowerCase()));
+  }
+
+  get address(): { host: string; port: number } | undefined {
+    return this.bound;
+  }
+
+  start(): Promise<{ host: string; port: number }> {
+    if (this.server !== undefined) return Promise.reject(new Error('HTTP RPC server already started'));
+    const server = createServer({ noDelay: true }, (req, res) => this.onRequest(req, res));
+    server.requestTimeout = REQUEST_TIMEOUT_MS; // whole request: headers and body
+    server.headersTimeout = REQUEST_TIMEOUT_MS;
+    server.keepAliveTimeout = IDLE_TIMEOUT_MS;
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error): void => reject(err);
+      server.once('error', onError);
+      server.listen(this.o.port, this.o.host, () => {
+        server.off('error', onError);
+        // A failing socket after start must not crash the node.
+        server.on('error', () => undefined);
+        const info = server.address() as AddressInfo;
+        this.server = server;
+        this.bound = { host: info.address, port: info.port };
+        resolve(this.bound);
+      });
+    });
+  }
+
+  /** Stops listening and drops every open connection, in flight or idle. */
+  stop(): Promise<void> {
+    const server = this.server;
+    if (server === undefined) return Promise.resolve();
+    this.server = undefined;
+    this.bound = undefined;
+    return new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const origin = req.headers.origin;
+    const corsOrigin = origin === undefined ? undefined : this.allowedOrigin(origin);
+    if (!this.hostAllowed(req.headers.host)) return plain(res, 403, 'invalid host specified\n', corsOrigin);
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const dispatcher = this.o.route(query < 0 ? url : url.slice(0, query));
+    if (dispatcher === undefined) return plain(res, 404, 'not found\n', corsOrigin);
+
+    switch (req.method) {
+      case 'POST':
+        break;
+      case 'GET':
+      case 'HEAD':
+        // Health check; a GET carrying a body is not a call.
+        if (hasBody(req)) return plain(res, 405, 'method not allowed\n', corsOrigin);
+        return plain(res, 200, '', corsOrigin);
+      case 'OPTIONS':
+        return this.preflight(req, res, corsOrigin);
+      default:
+        return plain(res, 405, 'method not allowed\n', corsOrigin);
+    }
+
+    if (!isJsonContentType(req.headers['content-type'])) {
+      return plain(res, 415, 'invalid content type, only application/json is supported\n', corsOrigin);
+    }
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > this.bodyLimit) return tooLarge(res, this.bodyLimit, corsOrigin);
+    this.readBody(req, res, dispatcher, corsOrigin);
+  }
+
+  private readBody(req: IncomingMessage, res: ServerResponse, dispatcher: Dispatcher, corsOrigin?: string): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > this.bodyLimit) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        chunks.length = 0;
+        tooLarge(res, this.bodyLimit, corsOrigin);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      dispatcher.handle(body, HTTP_CONTEXT).then(
+        (reply) => sendJson(res, reply ?? '', corsOrigin),
+        () => plain(res, 500, 'internal error\n', corsOrigin), // handle() never rejects; belt and braces
+      );
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', () => undefined); // client went away mid-body
+  }
+
+  private preflight(req: IncomingMessage, res: ServerResponse, corsOrigin: string | undefined): void {
+    const wanted = req.headers['access-control-request-method'];
+    if (corsOrigin === undefined || (wanted !== undefined && !PREFLIGHT_METHODS.has(wanted.toUpperCase()))) {
+      res.writeHead(204).end();
+      return;
+    }
+    res.writeHead(204, {
+      ...corsHeaders(corsOrigin),
+      'Access-Control-Allow-Methods': ALLOWED_METHODS,
+      'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Content-Type',
+      'Access-Control-Max-Age': PREFLIGHT_MAX_AGE,
+    });
+    res.end();
+  }
+
+  /** The Access-Control-Allow-Origin value for an allowed origin, else undefined. */
+  private allowedOrigin(origin: string): string | undefined {
+    if (this.anyOrigin) return '*';
+    return this.origins.has(origin.toLowerCase()) ? origin : undefined;
+  }
+
+  // DNS-rebinding guard: a browser page on evil.example resolving to 127.0.0.1 sends its own Host.
+  private hostAllowed(header: string | undefined): boolean {
+    if (this.anyHost || header === undefined || header === '') return true;
+    if (header.charCodeAt(0) === 0x5b /* [ */) {
+      const end = header.indexOf(']');
+      return end > 0 && isIP(header.slice(1, end)) === 6;
+    }
+    const colon = header.indexOf(':');
+    // One colon separates the port; more than one can only be a bare IPv6 literal.
+    const host = colon >= 0 && header.indexOf(':', colon + 1) < 0 ? header.slice(0, colon) : header;
+    if (isIP(host) !== 0) return true;
+    return this.vhosts.has(host.toLowerCase());
+  }
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** Media type compared case-insensitively; parameters (`; charset=utf-8`) ignored. */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const semi = header.indexOf(';');
+  const media = (semi < 0 ? header : header.slice(0, semi)).trim().toLowerCase();
+  return JSON_MEDIA_TYPES.has(media);
+}
+
+function corsHeaders(corsOrigin: string): Record<string, string> {
+  return corsOrigin === '*'
+    ? { 'Access-Control-Allow-Origin': '*' }
+    : { 'Access-Control-Allow-Origin': corsOrigin, Vary: 'Origin' };
+}
+
+function sendJson(res: ServerResponse, body: string, corsOrigin: string | undefined): void {
+  if (res.destroyed) return;
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  };
+  if (corsOrigin !== undefined) Object.assign(headers, corsHeaders(corsOrigin));
+  res.writeHead(200, headers);
+  res.end(body);
+}
+
+function plain(res: ServerResponse, status: number, body: string, corsOrigin: string | undefined): void {
+  if (res.destroyed) return;
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  };
+  if (status === 405) headers.Allow = ALLOWED_METHODS;
+  if (corsOrigin !== undefined) Object.assign(headers, corsHeaders(corsOrigin));
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+// Answer and drop the connection without reading the rest: the client may still be sending.
+function tooLarge(res: ServerResponse, limit: number, corsOrigin: string | undefined): void {
+  res.shouldKeepAlive = false;
+  plain(res, 413, `content length too large (limit ${limit} bytes)\n`, corsOrigin);
+}

@@ -1,0 +1,63 @@
+// How a validated single call reaches its handler. jayson (the chosen stack) runs the call;
+// everything around it (parsing, envelopes, batches, limits) is ours. Kept behind this small
+// type so the direct path can replace it if jayson's per-call cost ever matters.
+
+import jayson, { type JSONRPCCallbackTypePlain, type RequestParamsLike } from 'jayson';
+import type { RpcMethod, RpcParams } from './types.js';
+
+/** Runs one handler; resolves with its result or rejects with exactly what it threw. */
+export type Invoker = (method: RpcMethod, params: RpcParams, name: string) => Promise<unknown>;
+
+/** Calls the handler straight from our Map lookup. */
+export const invokeDirect: Invoker = async (method, params) => method.handler(params);
+
+// One jayson call in flight: jayson's context object carries the resolved method in and the
+// original thrown value out (jayson itself would flatten it into a generic error).
+interface Slot {
+  method: RpcMethod;
+  failed: boolean;
+  failure: unknown;
+}
+
+// Any well-formed error makes jayson pass it through untouched; the real value is in the slot.
+const FAILED = { code: -32603, message: 'internal error' };
+
+/** Creates an invoker backed by one jayson.Server whose router always yields our dispatch method. */
+export function createJaysonInvoker(): Invoker {
+  const run = new jayson.Method(
+    function (params: RequestParamsLike, context: object, callback: JSONRPCCallbackTypePlain): void {
+      const slot = context as Slot;
+      const fail = (err: unknown): void => {
+        slot.failed = true;
+        slot.failure = err;
+        callback(FAILED);
+      };
+      let out: unknown;
+      try {
+        out = slot.method.handler(params as RpcParams);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      // Promise.resolve also adopts foreign thenables and turns a throwing `then` into a rejection.
+      Promise.resolve(out).then((value) => callback(null, value), fail);
+    },
+    { useContext: true },
+  );
+  const server = new jayson.Server({}, { useContext: true, router: () => run });
+
+  return (method, params, name) =>
+    new Promise((resolve, reject) => {
+      const slot: Slot = { method, failed: false, failure: undefined };
+      const request = { jsonrpc: '2.0' as const, id: 0, method: name, params };
+      try {
+        server.call(request, slot, (err, response) => {
+          if (slot.failed) reject(slot.failure);
+          else if (err) reject(new Error(`jayson refused the call: ${JSON.stringify(err.error)}`));
+          else resolve(response?.result);
+        });
+      } catch (err) {
+        reject(err);
+      }
+    });
+}

@@ -1,0 +1,39 @@
+// Size and shape limits checked on raw request text, before (or instead of) JSON.parse, so a
+// hostile body can neither blow the stack nor make us buffer without bound.
+
+export const MAX_JSON_DEPTH = 128;
+export const MAX_REQUEST_BYTES = 5 * 1024 * 1024;
+export const MAX_BATCH_ITEMS = 1000;
+export const MAX_BATCH_RESPONSE_BYTES = 25_000_000;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * True when `text` opens more than `max` nested arrays/objects at some point. A flat scan that
+ * skips string contents: no recursion, no parse. Malformed text is left for JSON.parse to reject.
+ */
+export function exceedsDepth(text: string, max = MAX_JSON_DEPTH): boolean {
+  const n = text.length;
+  if (n <= max) return false; // cannot hold max+1 opening brackets
+  let depth = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
+      depth--;
+    }
+  }
+  return false;
+}

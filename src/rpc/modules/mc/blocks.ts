@@ -1,0 +1,85 @@
+// mc_* methods that read blocks, transactions and receipts.
+
+import type { Block } from '../../../chain/types.js';
+import { encodeQuantity, type BlockTag } from '../../../encoding/hex.js';
+import { blockTag, boolean, hash, method, uint64, withDefault } from '../../params.js';
+import { formatBlock, formatPendingBlock, formatReceipt, formatTransaction } from '../../format.js';
+import type { RpcMethod } from '../../types.js';
+import { resolveBlock, type McContext } from './context.js';
+
+const fullFlag = withDefault(boolean, false);
+
+export function blockMethods(ctx: McContext): Record<string, RpcMethod> {
+  const { chain } = ctx;
+
+  const blockObject = async (block: Block | undefined, full: boolean) => {
+    if (!block) return null;
+    return formatBlock(block, (await chain.getTotalDifficulty(block.hash)) ?? 0n, full);
+  };
+
+  const byTag = async (tag: BlockTag, full: boolean) => {
+    const resolved = await resolveBlock(ctx, tag);
+    if (!resolved) return null;
+    if (resolved.kind === 'mined') return blockObject(resolved.block, full);
+    const { pending } = resolved;
+    const td = ((await chain.getTotalDifficulty(chain.head.hash)) ?? 0n) + pending.header.difficulty;
+    return formatPendingBlock(pending.header, pending.transactions, pending.size, td, full);
+  };
+
+  const txCount = async (tag: BlockTag) => {
+    const resolved = await resolveBlock(ctx, tag);
+    if (!resolved) return null;
+    return encodeQuantity(resolved.kind === 'mined' ? resolved.block.transactions.length : resolved.pending.transactions.length);
+  };
+
+  const txInBlock = (block: Block | undefined, index: bigint) => {
+    const tx = block?.transactions[Number(index)];
+    if (!block || !tx || index > BigInt(block.transactions.length)) return null;
+    return formatTransaction(tx, { blockHash: block.hash, blockNumber: block.header.number, index: Number(index) });
+  };
+
+  const uncleCount = async (block: Block | undefined) => (block ? '0x0' : null);
+
+  return {
+    mc_blockNumber: method([], () => encodeQuantity(chain.head.header.number)),
+    mc_getBlockByNumber: method([blockTag, fullFlag], byTag),
+    mc_getBlockByHash: method([hash, fullFlag], async (h, full) => blockObject(await chain.getBlockByHash(h), full)),
+    mc_getBlockTransactionCountByNumber: method([blockTag], txCount),
+    mc_getBlockTransactionCountByHash: method([hash], async (h) => {
+      const block = await chain.getBlockByHash(h);
+      return block ? encodeQuantity(block.transactions.length) : null;
+    }),
+    mc_getUncleCountByBlockHash: method([hash], async (h) => uncleCount(await chain.getBlockByHash(h))),
+    mc_getUncleCountByBlockNumber: method([blockTag], async (tag) => {
+      const resolved = await resolveBlock(ctx, tag);
+      return resolved ? '0x0' : null;
+    }),
+    // No uncles are ever produced (design §3): any index finds nothing.
+    mc_getUncleByBlockHashAndIndex: method([hash, uint64], () => null),
+    mc_getUncleByBlockNumberAndIndex: method([blockTag, uint64], () => null),
+    mc_getTransactionByBlockHashAndIndex: method([hash, uint64], async (h, i) => txInBlock(await chain.getBlockByHash(h), i)),
+    mc_getTransactionByBlockNumberAndIndex: method([blockTag, uint64], async (tag, i) => {
+      const resolved = await resolveBlock(ctx, tag);
+      if (!resolved) return null;
+      if (resolved.kind === 'mined') return txInBlock(resolved.block, i);
+      const tx = resolved.pending.transactions[Number(i)];
+      return tx ? formatTransaction(tx) : null;
+    }),
+    mc_getTransactionByHash: method([hash], async (h) => {
+      const found = await chain.findTransaction(h);
+      if (found) return txInBlock(found.block, BigInt(found.index));
+      const pooled = ctx.pool.get(h);
+      return pooled ? formatTransaction(pooled) : null;
+    }),
+    mc_getTransactionReceipt: method([hash], async (h) => {
+      const found = await chain.findTransaction(h);
+      if (!found) return null;
+      const receipts = await chain.getReceipts(found.block.hash);
+      if (!receipts) return null;
+      let firstLogIndex = 0;
+      for (let i = 0; i < found.index; i++) firstLogIndex += receipts[i].logs.length;
+      return formatReceipt(found.block.transactions[found.index], receipts[found.index], found.block, found.index, firstLogIndex);
+    }),
+  };
+}
+

@@ -1,0 +1,22 @@
+// mc_* methods about the node itself: protocol, sync status, accounts, gas price, coinbase.
+
+import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
+import { method } from '../../params.js';
+import type { RpcMethod } from '../../types.js';
+import type { McContext } from './context.js';
+
+/** mc63 (moac-reference §6.1). */
+export const PROTOCOL_VERSION = '0x3f';
+
+export function infoMethods(ctx: McContext): Record<string, RpcMethod> {
+  return {
+    mc_protocolVersion: method([], () => PROTOCOL_VERSION),
+    // A lone node is never syncing.
+    mc_syncing: method([], () => false),
+    mc_coinbase: method([], () => bytesToHex(ctx.miner.coinbase)),
+    mc_mining: method([], () => ctx.miner.mining),
+    mc_gasPrice: method([], () => encodeQuantity(ctx.gasPrice())),
+    mc_accounts: method([], () => ctx.wallet.accounts().map(bytesToHex)),
+    mc_chainId: method([], () => encodeQuantity(ctx.chainId)),
+  };
+}

@@ -1,0 +1,84 @@
+// Param codecs: each decodes one wire value into a typed value or throws invalid-params naming
+// the argument. `method(codecs, handler)` turns a handler over typed values into an RpcMethod.
+
+import { invalidParams } from '../errors.js';
+import {
+  decodeAddress, decodeBlockTag, decodeData, decodeHash, decodeQuantity, decodeUint64, type BlockTag,
+} from '../encoding/hex.js';
+import type { RpcMethod, RpcParams } from './types.js';
+
+export type Codec<T> = (value: unknown, index: number) => T;
+type Decoded<C extends readonly Codec<unknown>[]> = { [K in keyof C]: C[K] extends Codec<infer T> ? T : never };
+
+const OPTIONAL = Symbol('optional');
+type OptionalCodec<T> = Codec<T> & { [OPTIONAL]: true };
+
+export const address: Codec<Uint8Array> = (v, i) => decodeAddress(v, i);
+export const hash: Codec<Uint8Array> = (v, i) => decodeHash(v, i);
+export const data: Codec<Uint8Array> = (v, i) => decodeData(v, i);
+export const quantity: Codec<bigint> = (v, i) => decodeQuantity(v, i);
+export const uint64: Codec<bigint> = (v, i) => decodeUint64(v, i);
+export const blockTag: Codec<BlockTag> = (v, i) => decodeBlockTag(v, i);
+export const string: Codec<string> = (v, i) => {
+  if (typeof v !== 'string') throw invalidParams(`invalid argument ${i}: expected a string`);
+  return v;
+};
+export const boolean: Codec<boolean> = (v, i) => {
+  if (typeof v !== 'boolean') throw invalidParams(`invalid argument ${i}: expected a boolean`);
+  return v;
+};
+/** An unsigned JSON number or a QUANTITY string (counts, durations). */
+export const count: Codec<number> = (v, i) => {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
+  if (typeof v === 'string') return Number(decodeUint64(v, i));
+  throw invalidParams(`invalid argument ${i}: expected a non-negative integer`);
+};
+
+/** Absent or null → undefined. */
+export function optional<T>(codec: Codec<T>): OptionalCodec<T | undefined> {
+  const wrapped = ((v: unknown, i: number) => (v === undefined || v === null ? undefined : codec(v, i))) as OptionalCodec<T | undefined>;
+  wrapped[OPTIONAL] = true;
+  return wrapped;
+}
+
+/** Absent or null → `fallback`. */
+export function withDefault<T>(codec: Codec<T>, fallback: T): OptionalCodec<T> {
+  const wrapped = ((v: unknown, i: number) => (v === undefined || v === null ? fallback : codec(v, i))) as OptionalCodec<T>;
+  wrapped[OPTIONAL] = true;
+  return wrapped;
+}
+
+export function decodePositional<const C extends readonly Codec<unknown>[]>(params: RpcParams, codecs: C): Decoded<C> {
+  if (!Array.isArray(params)) throw invalidParams('invalid params: expected an array of positional arguments');
+  if (params.length > codecs.length) {
+    throw invalidParams(`too many arguments, want at most ${codecs.length}`);
+  }
+  return codecs.map((codec, i) => {
+    const value = params[i];
+    if (value === undefined && !(OPTIONAL in codec)) throw invalidParams(`missing value for required argument ${i}`);
+    return codec(value, i);
+  }) as Decoded<C>;
+}
+
+export function method<const C extends readonly Codec<unknown>[]>(
+  codecs: C,
+  handler: (...args: Decoded<C>) => unknown,
+): RpcMethod {
+  return { handler: (params) => handler(...decodePositional(params, codecs)) };
+}
+
+/** Decodes one object member; `where` names it in the error (`invalid argument 0: from: …`). */
+export function member<T>(obj: Record<string, unknown>, key: string, codec: Codec<T>, argIndex: number): T | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) return undefined;
+  try {
+    return codec(value, argIndex);
+  } catch (err) {
+    throw invalidParams(`invalid argument ${argIndex}: field "${key}": ${(err as Error).message.replace(/^invalid argument \d+: /, '')}`);
+  }
+}
+
+export function objectParam(v: unknown, i: number): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams(`invalid argument ${i}: expected an object`);
+  return v as Record<string, unknown>;
+}

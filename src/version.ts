@@ -1,0 +1,22 @@
+// The client version string, in the real node's format (moac-reference §6.1):
+// Moac/v<version>-<meta>/<os>-<arch>/<runtime>.
+
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+function readVersion(): string {
+  for (const rel of ['../package.json', '../../package.json']) {
+    try {
+      return (require(rel) as { version: string }).version;
+    } catch {
+      // compiled and source layouts sit at different depths
+    }
+  }
+  return '0.0.0';
+}
+
+export const VERSION = readVersion();
+
+export function clientVersion(): string {
+  return `Mcnode/v${VERSION}-stable/${process.platform}-${process.arch}/node${process.versions.node}`;
+}
