@@ -5,13 +5,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Sealer } from '../../../src/miner/sealer.js';
 import { nonceBytes, searchNonce, targetBytes, verifyPow } from '../../../src/consensus/pow.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
+import { keccak256 } from '../../../src/encoding/bytes.js';
 
 // piscina runs compiled workers: `npm test` builds dist/ before tap runs.
 const workerFile = fileURLToPath(new URL('../../../dist/workers/powSearch.js', import.meta.url));
 if (!existsSync(workerFile)) throw new Error(`${workerFile} is missing: run \`npx tsc -p .\` first`);
 
 const sealA = hexToBytes('0x' + '11'.repeat(32));
-const sealB = hexToBytes('0x8f3b6a0c2d1e4f5a69788796a5b4c3d2e1f00112233445566778899aabbccdd');
+const sealB = keccak256(new TextEncoder().encode('sealer test'));
 const UNREACHABLE = 1n << 60n;
 
 const newSealer = (t: Test, threads: number, batchSize?: number): Sealer => {

@@ -1,0 +1,129 @@
+// Spawns a real mcnode process (the compiled dist/src/cli.js) on a temp datadir and talks to it
+// over HTTP and IPC, as users do. `npm test` builds dist/ before tap runs.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(ROOT, 'dist/src/cli.js');
+
+export interface RpcReply {
+  jsonrpc: string;
+  id: unknown;
+  result?: any;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export interface TestNode {
+  proc: ChildProcess;
+  datadir: string;
+  url: string;
+  ipcPath: string;
+  stdout: () => string;
+  stderr: () => string;
+  /** raw JSON-RPC reply over HTTP */
+  call(method: string, params?: unknown[]): Promise<RpcReply>;
+  /** the result, or throws with the error message */
+  rpc(method: string, params?: unknown[]): Promise<any>;
+  ipcCall(method: string, params?: unknown[]): Promise<RpcReply>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+let nextId = 1;
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RpcReply> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return (await res.json()) as RpcReply;
+}
+
+export function ipcRequest(ipcPath: string, body: unknown): Promise<RpcReply> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(ipcPath);
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString();
+      const nl = buffer.indexOf('\n');
+      if (nl >= 0) {
+        socket.end();
+        resolve(JSON.parse(buffer.slice(0, nl)));
+      }
+    });
+    socket.on('error', reject);
+    socket.write(JSON.stringify(body) + '\n');
+  });
+}
+
+/**
+ * Starts a node. `args` are extra CLI flags; HTTP binds an ephemeral port unless given.
+ * Resolves once the banner shows the endpoints.
+ */
+export async function startNode(datadir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestNode> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  const hasPort = args.some((a) => a.startsWith('--rpcport'));
+  const proc = spawn(process.execPath, [CLI, '--datadir', datadir, ...(hasPort ? [] : ['--rpcport', '0']), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (c) => (out += c));
+  proc.stderr!.on('data', (c) => (err += c));
+  const started = await new Promise<{ url: string; ipcPath: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`node did not start:\n${out}\n${err}`)), 30_000);
+    const check = () => {
+      const http = /HTTP\s+(http:\/\/\S+)/.exec(out);
+      const ipc = /IPC\s+(\/\S+)/.exec(out);
+      if (/HTTP\s+disabled/.test(out) || http) {
+        clearTimeout(timer);
+        resolve({ url: http?.[1] ?? '', ipcPath: ipc?.[1] ?? '' });
+      }
+    };
+    proc.stdout!.on('data', check);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`node exited with ${code}:\n${out}\n${err}`));
+    });
+  });
+  proc.removeAllListeners('exit');
+  const node: TestNode = {
+    proc,
+    datadir,
+    url: started.url,
+    ipcPath: started.ipcPath,
+    stdout: () => out,
+    stderr: () => err,
+    call: (method, params = []) => postJson(started.url, { jsonrpc: '2.0', id: nextId++, method, params }),
+    async rpc(method, params = []) {
+      const reply = await node.call(method, params);
+      if (reply.error) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { rpcError: reply.error });
+      return reply.result;
+    },
+    ipcCall: (method, params = []) => ipcRequest(started.ipcPath, { jsonrpc: '2.0', id: nextId++, method, params }),
+    stop(signal = 'SIGTERM') {
+      return new Promise((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.exitCode);
+        proc.once('exit', (code) => resolve(code));
+        proc.kill(signal);
+      });
+    },
+  };
+  return node;
+}
+
+/** Polls until `fn` returns a truthy value (e.g. a receipt). */
+export async function waitFor<T>(fn: () => Promise<T>, what: string, timeoutMs = 20_000): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
