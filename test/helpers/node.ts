@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +34,7 @@ export interface TestNode {
 }
 
 let nextId = 1;
+let ipcCounter = 0;
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RpcReply> {
   const res = await fetch(url, {
@@ -67,7 +69,10 @@ export function ipcRequest(ipcPath: string, body: unknown): Promise<RpcReply> {
 export async function startNode(datadir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestNode> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   const hasPort = args.some((a) => a.startsWith('--rpcport'));
-  const proc = spawn(process.execPath, [CLI, '--datadir', datadir, ...(hasPort ? [] : ['--rpcport', '0']), ...args], {
+  // Unix socket paths are limited to ~100 bytes; test datadirs are deep, so sockets go to /tmp.
+  const hasIpc = args.some((a) => a.startsWith('--ipc'));
+  const ipcArgs = hasIpc ? [] : ['--ipcpath', path.join(os.tmpdir(), `mcnode-${process.pid}-${ipcCounter++}.ipc`)];
+  const proc = spawn(process.execPath, [CLI, '--datadir', datadir, ...(hasPort ? [] : ['--rpcport', '0']), ...ipcArgs, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

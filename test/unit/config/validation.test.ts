@@ -108,7 +108,7 @@ t.test('rules between keys', async (t) => {
   t.equal(loadInvocation(['--config', genesisFile, '--chain.chainid', '101'], {}).config.genesis.chainId, 101n);
 
   const long = '/tmp/' + 'd'.repeat(120);
-  rejects(t, ['--datadir', long], /ipc\.path: .* \(expected a socket path of at most 107 bytes \(it resolves to 130\); use a shorter --ipcpath or --ipcdisable\)/);
+  rejects(t, ['--datadir', long], /ipc\.path: .* \(expected a socket path of at most 107 bytes \(it resolves to 135\); use a shorter --ipcpath or --ipcdisable\)/);
   t.equal(loadInvocation(['--datadir', long, '--ipcdisable'], {}).config.datadir, long);
   t.equal(loadInvocation(['--datadir', long, '--ipcpath', '/tmp/short.ipc'], {}).config.ipc.path, '/tmp/short.ipc');
   t.equal(fs.existsSync(long), false);
