@@ -32,6 +32,12 @@ function barrier(): Promise<string> {
   });
 }
 
+// `gate` calls stay pending until the test opens the gate: a call that is busy for as long as needed.
+const gateWaiters: Array<() => void> = [];
+export function openGate(): void {
+  for (const release of gateWaiters.splice(0)) release();
+}
+
 export function testMethods(): Map<string, RpcMethod> {
   const m = new Map<string, RpcMethod>();
   const add = (name: string, handler: RpcMethod['handler']) => m.set(name, { handler });
@@ -41,6 +47,7 @@ export function testMethods(): Map<string, RpcMethod> {
     return arg(p, 1) ?? 'slow';
   });
   add('barrier', barrier);
+  add('gate', () => new Promise<string>((resolve) => gateWaiters.push(() => resolve('opened'))));
   add('throws', () => {
     throw new Error('boom');
   });
