@@ -170,6 +170,7 @@ export class McNode {
       submit,
     };
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => 0 };
+    // Method modules, one per namespace topic. New namespaces are added to this list.
     const common_modules = [
       libxMethods(net), netMethods(net), infoMethods(mc), blockMethods(mc), stateMethods(mc), transactionMethods(mc),
     ];

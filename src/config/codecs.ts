@@ -36,7 +36,7 @@ export function decodeAt<T>(path: string, value: unknown, codec: Codec<T>): T {
 }
 
 /** Non-negative integers from JSON numbers, decimal strings or 0x hex strings. */
-function toBigint(raw: unknown): bigint | undefined {
+export function toBigint(raw: unknown): bigint | undefined {
   if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? BigInt(raw) : undefined;
   if (typeof raw !== 'string') return undefined;
   const s = raw.trim();
@@ -106,7 +106,7 @@ export const bool: Codec<boolean> = {
     const s = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
     if (s !== undefined && TRUE.has(s)) return true;
     if (s !== undefined && FALSE.has(s)) return false;
-    throw new BadValue(this.expected);
+    throw new BadValue(bool.expected);
   },
 };
 
@@ -138,12 +138,13 @@ export function str(arg: string, allowEmpty = false): Codec<string> {
 
 /** A JSON array, or a comma-separated string from a flag or variable. */
 export function list<T>(item: Codec<T>): Codec<T[]> {
+  const expected = `a comma-separated list (each ${item.expected})`;
   return {
     arg: '<list>',
-    expected: `a comma-separated list (each ${item.expected})`,
+    expected,
     decode(raw) {
       const items = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter((s) => s !== '') : raw;
-      if (!Array.isArray(items)) throw new BadValue(this.expected);
+      if (!Array.isArray(items)) throw new BadValue(expected);
       return items.map((value) => {
         try {
           return item.decode(value);
@@ -197,7 +198,7 @@ export const optionalAddress: Codec<Uint8Array | undefined> = {
   expected: 'a 20-byte hex address or ""',
   decode(raw) {
     if (raw === '') return undefined;
-    if (normaliseAddress(raw) === undefined) throw new BadValue(this.expected);
+    if (normaliseAddress(raw) === undefined) throw new BadValue(optionalAddress.expected);
     return address.decode(raw);
   },
 };
@@ -267,7 +268,7 @@ export const alloc: Codec<Map<string, GenesisAccount>> = {
   expected: 'an object of address → {balance, code?, storage?, nonce?}',
   decode(raw) {
     const obj = parseJson(raw);
-    if (!isRecord(obj)) throw new BadValue(this.expected);
+    if (!isRecord(obj)) throw new BadValue(alloc.expected);
     const out = new Map<string, GenesisAccount>();
     for (const [key, entry] of Object.entries(obj)) {
       const addr = normaliseAddress(key);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors.js';
 import { closest, parseArgs, wantsHelp, type Command, type FlagSetting } from './args.js';
-import { BadValue, bigint, bytes, decodeAt, isRecord, type Codec } from './codecs.js';
+import { BadValue, bigint, bytes, decodeAt, isRecord, toBigint, type Codec } from './codecs.js';
 import { OPTIONS, allEnvNames, optionByEnv, optionByKey, schema, type Config, type Genesis } from './schema.js';
 
 export type { Config, Genesis, Command };
@@ -217,13 +217,20 @@ function decodeSettings(settings: Settings): Config {
 // ---- genesis (real-node format) ----
 
 const U64 = (1n << 64n) - 1n;
-const zero = (what: string): Codec<bigint> => ({ arg: '', expected: `0 (${what})`, decode: (raw) => bigint(0n, 0n).decode(raw) });
+const zero = (what: string): Codec<bigint> => ({
+  arg: '',
+  expected: `0 (${what})`,
+  decode(raw) {
+    if (toBigint(raw) !== 0n) throw new BadValue(`0 (${what})`);
+    return 0n;
+  },
+});
 const zeroHash: Codec<Uint8Array> = {
   arg: '',
   expected: 'the zero hash (a genesis block has no parent)',
   decode(raw) {
     const hash = bytes(32).decode(raw);
-    if (hash.some((b) => b !== 0)) throw new BadValue(this.expected);
+    if (hash.some((b) => b !== 0)) throw new BadValue(zeroHash.expected);
     return hash;
   },
 };

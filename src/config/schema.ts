@@ -113,6 +113,7 @@ const privateKey: Codec<Uint8Array> = {
   arg: '<key>',
   expected: 'a 32-byte hex private key',
   decode(raw) {
+    if (typeof raw !== 'string' || !/^(0x)?[0-9a-f]{64}$/i.test(raw)) throw new BadValue(privateKey.expected);
     const key = bytes(32).decode(raw);
     const n = BigInt('0x' + Buffer.from(key).toString('hex'));
     if (n === 0n || n >= SECP256K1_N) throw new BadValue('a private key in the secp256k1 range');
@@ -129,7 +130,7 @@ const mnemonic: Codec<string> = {
   expected: 'a BIP-39 English mnemonic (12-24 words with a valid checksum)',
   decode(raw) {
     const words = str('').decode(raw).trim().split(/\s+/).join(' ');
-    if (!validateMnemonic(words, wordlist)) throw new BadValue(this.expected);
+    if (!validateMnemonic(words, wordlist)) throw new BadValue(mnemonic.expected);
     return words;
   },
 };
@@ -140,7 +141,7 @@ const serviceAddress: Codec<string> = {
   decode(raw) {
     const value = str('').decode(raw);
     const m = /^[^:\s]*:(\d{1,5})$/.exec(value);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535) throw new BadValue(this.expected);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535) throw new BadValue(serviceAddress.expected);
     return value;
   },
 };
@@ -159,7 +160,7 @@ const appChains: Codec<Record<string, unknown>[]> = {
   expected: 'an array of app chain objects',
   decode(raw) {
     const items = parseJson(raw);
-    if (!Array.isArray(items)) throw new BadValue(this.expected);
+    if (!Array.isArray(items)) throw new BadValue(appChains.expected);
     items.forEach((item, i) => {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) {
         throw new BadValue('an app chain object', { path: String(i), value: item });

@@ -42,7 +42,7 @@ t.test('seedHash iterates keccak256 once per 30000-block epoch', async (t) => {
   t.equal(bytesToHex(seedHash(30000n)), epoch1);
   t.equal(bytesToHex(seedHash(59999n)), epoch1);
   t.equal(bytesToHex(seedHash(60000n)), bytesToHex(libraryKeccak(hexToBytes(epoch1))));
-  let s = new Uint8Array(32);
+  let s: Uint8Array = new Uint8Array(32);
   for (let i = 0; i < 7; i++) s = libraryKeccak(s);
   t.equal(bytesToHex(seedHash(7n * 30000n + 123n)), bytesToHex(s), 'epoch 7');
   seedHash(30000n).fill(1);
