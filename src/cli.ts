@@ -2,7 +2,9 @@
 // Command-line entry: parses flags and config, runs the node or a subcommand, and turns
 // configuration problems into one clear message and a non-zero exit.
 
-import { loadInvocation, type Invocation } from './config/load.js';
+import { readFileSync } from 'node:fs';
+import { loadInvocation, parseGenesis, type Invocation } from './config/load.js';
+import { initChain } from './blockchain/init.js';
 import { helpText } from './config/help.js';
 import { ConfigError } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
@@ -49,6 +51,24 @@ async function run(inv: Invocation): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
+async function init(inv: Invocation): Promise<void> {
+  const file = inv.args[0];
+  if (!file) throw new ConfigError('usage: mcnode init <genesis.json> [--datadir <dir>]');
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`cannot read genesis file ${file}: ${(err as Error).message}`);
+  }
+  const genesis = parseGenesis(json, file);
+  const chainId = genesis.chainId ?? inv.config.chain.chainId;
+  const block = await initChain(inv.config.datadir, genesis, chainId, inv.config.chain.hardfork);
+  process.stdout.write(`wrote genesis block ${bytesToHex(block.hash)} to ${inv.config.datadir}\n`);
+  if (chainId !== inv.config.chain.chainId) {
+    process.stdout.write(`note: the genesis file names chain id ${chainId}; start the node with --chain.chainId ${chainId}\n`);
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const inv = loadInvocation(argv, process.env);
   switch (inv.command) {
@@ -60,6 +80,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'run':
       return run(inv);
+    case 'init':
+      return init(inv);
     default:
       throw new ConfigError(`the ${inv.command} command is not available in this build yet`);
   }

@@ -1,0 +1,29 @@
+// `mcnode init <genesis.json>`: writes the genesis block of a real-node genesis file into a
+// fresh data directory. A datadir that already holds a chain is left untouched.
+
+import path from 'node:path';
+import { Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { ConfigError } from '../errors.js';
+import { Database } from '../store/database.js';
+import { TrieNodeStore } from '../state/trieNodeStore.js';
+import { WorldState } from '../state/worldState.js';
+import { Blockchain } from './blockchain.js';
+import { buildGenesis, type GenesisSpec } from './genesis.js';
+import type { Block } from '../chain/types.js';
+
+export async function initChain(datadir: string, spec: GenesisSpec, chainId: bigint, hardfork: string): Promise<Block> {
+  const db = await Database.open(path.join(datadir, 'chaindata'));
+  try {
+    const existing = await Blockchain.open(db);
+    if (existing) {
+      throw new ConfigError(`${datadir} already holds a chain (head #${existing.head.header.number}); init needs a fresh --datadir`);
+    }
+    const common = createCustomCommon({ chainId: Number(chainId), name: 'mcnode' }, Mainnet, { hardfork });
+    const world = new WorldState(new TrieNodeStore(db), common);
+    const { block, stateOps } = await buildGenesis(spec, world);
+    await Blockchain.create(db, block, stateOps);
+    return block;
+  } finally {
+    await db.close();
+  }
+}

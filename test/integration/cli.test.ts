@@ -1,0 +1,49 @@
+// The command line as a user meets it: init from a genesis file, version, bad flags.
+
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CLI, startNode } from '../helpers/node.js';
+
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+
+t.test('init writes the genesis of a real-node genesis file', async (t) => {
+  const dir = t.testdir();
+  const genesisFile = path.join(dir, 'genesis.json');
+  writeFileSync(genesisFile, JSON.stringify({
+    config: { chainId: 100 },
+    nonce: '0x42',
+    timestamp: '0x0',
+    extraData: '0x',
+    gasLimit: '9000000',
+    difficulty: '0x200',
+    alloc: { d814f2ac2c4ca49b33066582e4e97ebae02f2ab9: { balance: '1000000000000000000000' } },
+  }));
+  const datadir = path.join(dir, 'data');
+  const first = run('init', genesisFile, '--datadir', datadir, '--ipcdisable');
+  t.equal(first.status, 0, first.stderr);
+  const hash = /wrote genesis block (0x[0-9a-f]{64})/.exec(first.stdout)?.[1];
+  t.ok(hash);
+  const again = run('init', genesisFile, '--datadir', datadir, '--ipcdisable');
+  t.equal(again.status, 1);
+  t.match(again.stderr, /already holds a chain/);
+
+  const node = await startNode(datadir, ['--mining.mode', 'off']);
+  t.teardown(() => node.stop());
+  t.equal((await node.rpc('mc_getBlockByNumber', ['0x0', false])).hash, hash);
+  t.equal(await node.rpc('mc_getBalance', ['0xd814f2ac2c4ca49b33066582e4e97ebae02f2ab9', 'latest']), '0x3635c9adc5dea00000');
+  t.equal(await node.rpc('mc_getBalance', ['0xc4c4fb5146a694d58521b4a135564765b6cec4fa', 'latest']), '0x0', 'dev accounts are not funded by an init genesis');
+});
+
+t.test('version and bad flags', async (t) => {
+  const version = run('version');
+  t.equal(version.status, 0);
+  t.match(version.stdout, /^mcnode \d+\.\d+\.\d+/);
+  const bad = run('--rcpport', '1');
+  t.equal(bad.status, 1);
+  t.match(bad.stderr, /unknown option --rcpport/);
+  const mode = run('--mining.mode', 'fast', '--datadir', t.testdir());
+  t.equal(mode.status, 1);
+  t.match(mode.stderr, /mining\.mode/);
+});
