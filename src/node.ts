@@ -32,6 +32,11 @@ import { blockMethods } from './rpc/modules/mc/blocks.js';
 import { stateMethods } from './rpc/modules/mc/state.js';
 import { transactionMethods } from './rpc/modules/mc/transactions.js';
 import { infoMethods } from './rpc/modules/mc/info.js';
+import { miningMethods } from './rpc/modules/mc/mining.js';
+import { minerMethods } from './rpc/modules/miner.js';
+import { WorkPackages } from './miner/workPackages.js';
+import { filterMethods } from './rpc/modules/mc/filters.js';
+import { FilterSystem } from './filters/filterSystem.js';
 import type { McContext } from './rpc/modules/mc/context.js';
 import type { RpcMethod } from './rpc/types.js';
 import { VERSION, clientVersion } from './version.js';
@@ -76,6 +81,7 @@ export class McNode {
   private http?: HttpRpcServer;
   private ipc?: IpcRpcServer;
   private sealer?: Sealer;
+  private filters?: FilterSystem;
   private closed = false;
 
   private constructor(
@@ -121,10 +127,11 @@ export class McNode {
       throw new ConfigError('the head block has no state in the database; the datadir is damaged');
     }
 
-    const minGasPrice = config.mining.gasPrice;
-    const gasPrice = () => (minGasPrice > DEFAULT_GAS_PRICE ? minGasPrice : DEFAULT_GAS_PRICE);
+    // miner_setGasPrice moves the minimum; mc_gasPrice suggests at least 20 Gsha.
+    const prices = { min: config.mining.gasPrice };
+    const gasPrice = () => (prices.min > DEFAULT_GAS_PRICE ? prices.min : DEFAULT_GAS_PRICE);
     const pool = new TxPool(db, {
-      minGasPrice,
+      minGasPrice: prices.min,
       priceBump: BigInt(config.txpool.priceBump),
       globalSlots: config.txpool.globalSlots,
       globalQueue: config.txpool.globalQueue,
@@ -155,7 +162,9 @@ export class McNode {
       },
     });
     const pending = new PendingBlockCache(db, chain, pool, miner);
+    const work = new WorkPackages(db, chain, pool, miner);
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
+    const filters = new FilterSystem({ chain, pool, pending }, { timeoutSeconds: config.filters.timeout });
 
     const restored = await pool.restore((raw) => decodeTransaction(raw, chainId));
     if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);
@@ -173,6 +182,16 @@ export class McNode {
     // Method modules, one per namespace topic. New namespaces are added to this list.
     const common_modules = [
       libxMethods(net), netMethods(net), infoMethods(mc), blockMethods(mc), stateMethods(mc), transactionMethods(mc),
+      filterMethods(filters),
+      miningMethods({ work, localHashrate: () => (miner.mining ? sealer.hashrate() : 0) }),
+      minerMethods({
+        miner,
+        localMode: config.mining.mode === 'remote' || config.mining.mode === 'off' ? 'instant' : config.mining.mode,
+        setThreads: (n) => sealer.setThreads(n),
+        setGasPrice: (price) => {
+          prices.min = price;
+        },
+      }),
     ];
     const httpApis = () => config.rpc.api.filter((ns) => (NAMESPACES as readonly string[]).includes(ns));
     const methods = {
@@ -183,6 +202,7 @@ export class McNode {
     const node = new McNode(config, db, chain, world, pool, miner, wallet, methods, log);
     node.devAccounts.push(...dev);
     node.sealer = sealer;
+    node.filters = filters;
     miner.on('sealed', (block) =>
       log.info('sealed block', {
         number: block.header.number,
@@ -230,6 +250,7 @@ export class McNode {
     this.closed = true;
     await this.http?.stop();
     await this.ipc?.stop();
+    this.filters?.stop();
     await this.miner.stop();
     await this.sealer?.close();
     await this.db.close();

@@ -17,6 +17,7 @@ const SECTION_TITLES: Record<string, string> = {
   filters: 'Filters',
   vnode: 'VNODE (answers of vnode_*)',
   metrics: 'Metrics',
+  appChains: 'Application chains',
 };
 
 function showDefault(value: Json): string {
@@ -76,11 +77,13 @@ export function helpText(): string {
     '  --version',
     '      print the version',
   );
-  let section: string | undefined;
+  let group: string | undefined;
   for (const entry of OPTIONS) {
-    if (entry.section !== section) {
-      section = entry.section;
-      lines.push('', `${SECTION_TITLES[section] ?? section}:`);
+    // A top-level key with a title of its own (appChains) gets its own heading.
+    const name = entry.section === '' && Object.hasOwn(SECTION_TITLES, entry.key) ? entry.key : entry.section;
+    if (name !== group) {
+      group = name;
+      lines.push('', `${SECTION_TITLES[name] ?? name}:`);
     }
     lines.push(...describe(entry));
   }

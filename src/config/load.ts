@@ -303,8 +303,9 @@ function checkConsistency(config: Config, settings: Settings): void {
     const clash = ports.slice(0, i).find((q) => q.port === p.port);
     if (clash) fail(p.key, p.port, `a port different from ${clash.key}`);
   });
-  ipc.path = path.isAbsolute(ipc.path) ? ipc.path : path.join(config.datadir, ipc.path);
-  const length = Buffer.byteLength(path.resolve(ipc.path));
+  // Absolute, so that resolving it again against the datadir changes nothing.
+  ipc.path = path.resolve(config.datadir, ipc.path);
+  const length = Buffer.byteLength(ipc.path);
   if (!ipc.disabled && length > MAX_SOCKET_PATH) {
     fail('ipc.path', ipc.path, `a socket path of at most ${MAX_SOCKET_PATH} bytes (it resolves to ${length}); use a shorter --ipcpath or --ipcdisable`);
   }

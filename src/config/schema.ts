@@ -75,7 +75,7 @@ export interface Config {
     minimumDifficulty: bigint;
   };
   rpc: { enabled: boolean; addr: string; port: number; api: RpcNamespace[]; corsDomain: string[]; vhosts: string[] };
-  /** `path` is resolved against `datadir` by the loader unless it is absolute */
+  /** `path` is made absolute by the loader: relative to `datadir` (itself relative to the working directory) */
   ipc: { disabled: boolean; path: string };
   scs: { enabled: boolean; rpcPort: number; rpcAddr: string; blockPeriod: number };
   txpool: { globalSlots: number; globalQueue: number; accountQueue: number; priceBump: number; lifetime: number };
@@ -129,7 +129,7 @@ const mnemonic: Codec<string> = {
   arg: '<words>',
   expected: 'a BIP-39 English mnemonic (12-24 words with a valid checksum)',
   decode(raw) {
-    const words = str('').decode(raw).trim().split(/\s+/).join(' ');
+    const words = typeof raw === 'string' ? raw.trim().split(/\s+/).join(' ') : '';
     if (!validateMnemonic(words, wordlist)) throw new BadValue(mnemonic.expected);
     return words;
   },
@@ -139,19 +139,19 @@ const serviceAddress: Codec<string> = {
   arg: '<[host]:port>',
   expected: 'a [host]:port address',
   decode(raw) {
-    const value = str('').decode(raw);
+    const value = typeof raw === 'string' ? raw : '';
     const m = /^[^:\s]*:(\d{1,5})$/.exec(value);
     if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535) throw new BadValue(serviceAddress.expected);
     return value;
   },
 };
-const NAMESPACE_ALIASES: Record<string, RpcNamespace> = { eth: 'mc', web3: 'libx', chain3: 'libx' };
+const NAMESPACE_ALIASES = new Map<string, RpcNamespace>([['eth', 'mc'], ['web3', 'libx'], ['chain3', 'libx']]);
 const namespaces: Codec<RpcNamespace[]> = {
   arg: '<list>',
   expected: `a comma-separated list of ${RPC_NAMESPACES.join(', ')}`,
   decode(raw) {
     const each = oneOf(RPC_NAMESPACES);
-    const names = list({ ...each, decode: (v) => each.decode(typeof v === 'string' ? NAMESPACE_ALIASES[v.toLowerCase()] ?? v : v) }).decode(raw);
+    const names = list({ ...each, decode: (v) => each.decode(typeof v === 'string' ? NAMESPACE_ALIASES.get(v.toLowerCase()) ?? v : v) }).decode(raw);
     return [...new Set(names)];
   },
 };
@@ -250,7 +250,7 @@ export const schema: Schema = {
     addr: opt(host, '127.0.0.1', 'metrics listening address', ['metrics.addr']),
     port: opt(port, 6060, 'metrics port', ['metrics.port']),
   },
-  appChains: opt(appChains, [], 'application chains created at start-up (design §9)'),
+  appChains: opt(appChains, [], 'app chains created at start-up: an array of scs_createAppChain objects'),
 };
 
 /** One option with everything derived from its place in the schema. */

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { Block } from '../chain/types.js';
 import { blockFromParts, sealHash } from '../chain/block.js';
-import { bigintToFixed } from '../encoding/bytes.js';
+import { bigintToFixed, equalBytes } from '../encoding/bytes.js';
 import { nextDifficulty, type DifficultyRule } from '../consensus/difficulty.js';
 import { nextGasLimit } from '../execution/gas.js';
 import type { Blockchain } from '../blockchain/blockchain.js';
@@ -140,16 +140,27 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     return this.commit(built, found);
   }
 
-  /** Stores a sealed block (local or submitted work) and updates the pool. */
-  async commit(built: BuiltBlock, found: Seal): Promise<Block> {
+  /** Stores a block sealed locally; a block whose parent is no longer the head is dropped. */
+  async commit(built: BuiltBlock, found: Seal, nodes: TrieNodeStore = this.nodes): Promise<Block | undefined> {
+    if (!equalBytes(built.header.parentHash, this.chain.head.hash)) {
+      nodes.discardWrites();
+      return undefined;
+    }
     const header = { ...built.header, nonce: bigintToFixed(found.nonce, 8), mixHash: found.mix };
     const block = blockFromParts(header, built.transactions);
-    const ops = [...this.nodes.drainWrites(), ...this.pool.journalDeletes(built.transactions)];
+    const ops = [...nodes.drainWrites(), ...this.pool.journalDeletes(built.transactions)];
     await this.chain.commitBlock(block, built.receipts, ops);
     await this.pool.drop(built.rejected.map((r) => r.tx));
     await this.pool.onNewHead(built.transactions);
     this.emit('sealed', block);
     return block;
+  }
+
+  /** Stores a block sealed by submitted work, in turn with local sealing rounds. */
+  commitSealed(built: BuiltBlock, found: Seal, nodes: TrieNodeStore): Promise<Block | undefined> {
+    const job = this.busy.then(() => this.commit(built, found, nodes));
+    this.busy = job.then(() => undefined, () => undefined);
+    return job;
   }
 
   /** Mines `count` blocks now, whatever the mode (tests, fixtures, miner tools). */

@@ -1,7 +1,7 @@
 // HTTP transport rules (design §6): methods, content types, body limit, Host allow-list, CORS,
 // routing, timeouts, shutdown. Envelope cases live in the transcript.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { Dispatcher } from '../../../src/rpc/dispatch.js';
@@ -12,7 +12,7 @@ const CALL = '{"jsonrpc":"2.0","id":1,"method":"echo","params":["hi"]}';
 const REPLY = '{"jsonrpc":"2.0","id":1,"result":["hi"]}';
 const MiB = 1024 * 1024;
 
-async function serve(t: Tap.Test, o: Partial<HttpServerOptions> = {}) {
+async function serve(t: Test, o: Partial<HttpServerOptions> = {}) {
   const d = new Dispatcher({ methods: testMethods() });
   const server = new HttpRpcServer({
     host: '127.0.0.1',
@@ -92,6 +92,11 @@ t.test('content types', async (t) => {
     req.end(CALL);
   });
   t.equal(bare, 415, 'missing content type');
+  // A refused body is not drained to keep the connection: the connection is closed instead.
+  const closing = await post(port, CALL, { 'Content-Type': 'text/plain', Connection: 'keep-alive' });
+  t.equal(closing.headers.connection, 'close');
+  const kept = await post(port, CALL, { Connection: 'keep-alive' });
+  t.equal(kept.headers.connection, 'keep-alive', 'served calls keep the connection');
   t.equal(isJsonContentType(undefined), false);
 });
 

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap';
 import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Sealer } from '../../../src/miner/sealer.js';
@@ -55,7 +56,7 @@ t.test('aborting resolves undefined and stops every task early', async (t) => {
 });
 
 t.test('deterministic mode returns the smallest nonce whatever the thread count', async (t) => {
-  const difficulty = 0x100000n;
+  const difficulty = 0x40000n;
   const expected = searchNonce(sealB, targetBytes(difficulty), 0n, 1 << 30)!;
   for (const threads of [1, 2]) {
     const sealer = newSealer(t, threads, 1 << 14);
@@ -86,6 +87,16 @@ t.test('deterministic mode waits for lower batches when a later batch hits first
   t.ok(free && (free.nonce === first || free.nonce === second), 'non-deterministic mode takes either');
 });
 
+/** Cores this process got while two threads spin for `ms`: how much parallelism the machine offers now. */
+async function freeCores(ms: number): Promise<number> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const spin = `const end = Date.now() + ${ms}; let x = 0; while (Date.now() < end) x++;`;
+  await Promise.all([0, 1].map(() => new Promise((resolve) => new Worker(spin, { eval: true }).on('exit', resolve))));
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1000 / (performance.now() - start);
+}
+
 t.test('two threads hash clearly faster than one', async (t) => {
   const measure = async (threads: number): Promise<number> => {
     const sealer = new Sealer({ threads, workerFile });
@@ -102,27 +113,30 @@ t.test('two threads hash clearly faster than one', async (t) => {
       await sealer.close();
     }
   };
-  // Other processes share the 2 cores: retry a couple of times before calling it a failure.
-  const ratios: string[] = [];
-  let best = 0;
-  for (let attempt = 0; attempt < 3 && best <= 1.3; attempt++) {
+  // The 2 cores are shared with other processes. A ratio ≤ 1.3 only counts as a failure when two
+  // spinning threads do get ~2 cores right afterwards; otherwise the attempt is inconclusive.
+  const notes: string[] = [];
+  for (let attempt = 0; attempt < 3; attempt++) {
     const one = await measure(1);
     const two = await measure(2);
     t.ok(one > 0 && two > 0, 'hashrate() measures work');
-    best = Math.max(best, two / one);
-    ratios.push(`${Math.round(one)}/s → ${Math.round(two)}/s`);
+    const note = `${Math.round(one)}/s → ${Math.round(two)}/s (×${(two / one).toFixed(2)})`;
+    if (two / one > 1.3) return void t.pass(`2 threads > 1.3 × 1 thread: ${note}`);
+    const cores = await freeCores(400);
+    notes.push(`${note}, free cores ${cores.toFixed(2)}`);
+    if (cores >= 1.7) return void t.fail(`2 threads ≤ 1.3 × 1 thread on an idle machine: ${notes.join('; ')}`);
   }
-  t.ok(best > 1.3, `2 threads > 1.3 × 1 thread (${ratios.join('; ')})`);
+  t.ok(true, '2 threads > 1.3 × 1 thread', { skip: `machine too busy to compare: ${notes.join('; ')}` });
 });
 
 t.test('setThreads resizes under a running seal; close ends running seals', async (t) => {
   const sealer = newSealer(t, 1, 1 << 14);
-  const pending = sealer.seal(sealA, 0x400000n);
+  const pending = sealer.seal(sealA, 0x100000n);
   await sleep(50);
   sealer.setThreads(2);
   t.equal(sealer.threadCount, 2);
   const result = await pending;
-  t.ok(result && verifyPow(sealA, nonceBytes(result.nonce), result.mix, 0x400000n), 'the seal completes and verifies');
+  t.ok(result && verifyPow(sealA, nonceBytes(result.nonce), result.mix, 0x100000n), 'the seal completes and verifies');
   t.throws(() => sealer.setThreads(0), RangeError);
 
   const running = sealer.seal(sealA, UNREACHABLE);
@@ -131,6 +145,13 @@ t.test('setThreads resizes under a running seal; close ends running seals', asyn
   t.equal(await running, undefined, 'close resolves a running seal with undefined');
   t.equal(sealer.pendingTasks, 0);
   await t.rejects(sealer.seal(sealA, 0x200n), /closed/);
+});
+
+t.test('without workerFile the compiled worker is found from the sources too', async (t) => {
+  const sealer = new Sealer({ threads: 1 });
+  t.teardown(() => sealer.close());
+  const result = await sealer.seal(sealB, 0x10000n);
+  t.ok(result && verifyPow(sealB, nonceBytes(result.nonce), result.mix, 0x10000n));
 });
 
 t.test('constructor validates threads', async (t) => {

@@ -1,0 +1,221 @@
+// Installed filters (interface §3.1, design §8): log, block and pending-transaction filters fed
+// by the chain's `newHead` and the pool's `pendingTx` events, polled for changes, and removed
+// after `timeoutSeconds` without a changes poll. Filters live in memory only: a restart drops them.
+
+import { randomBytes } from 'node:crypto';
+import type { Block, Receipt, SignedTx } from '../chain/types.js';
+import { bytesToBigint } from '../encoding/bytes.js';
+import { bytesToHex } from '../encoding/hex.js';
+import { limitExceeded, refused } from '../errors.js';
+import {
+  DEFAULT_LOG_LIMITS, blockLogs, bloomMayMatch, checkCriteria, pendingLogs, queryLogs,
+  type LogChain, type LogEntry, type LogLimits, type LogQuery, type PendingSource,
+} from './logQuery.js';
+
+export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
+
+/** What `changes` returns: log entries for log filters, hashes for the other kinds. */
+export type FilterChanges = { kind: 'logs'; logs: LogEntry[] } | { kind: 'hashes'; hashes: Uint8Array[] };
+
+interface HeadSource extends LogChain {
+  on(event: 'newHead', listener: (e: { block: Block; receipts: Receipt[] }) => void): unknown;
+  off(event: 'newHead', listener: (e: { block: Block; receipts: Receipt[] }) => void): unknown;
+}
+
+interface PendingTxSource {
+  on(event: 'pendingTx', listener: (tx: SignedTx) => void): unknown;
+  off(event: 'pendingTx', listener: (tx: SignedTx) => void): unknown;
+}
+
+export interface FilterDeps {
+  chain: HeadSource;
+  pool: PendingTxSource;
+  pending: PendingSource;
+}
+
+export interface FilterOptions {
+  /** seconds a filter lives without an `changes` poll (config filters.timeout) */
+  timeoutSeconds: number;
+  /** installed filters at most (design §8: 1000) */
+  maxFilters?: number;
+  /** changes buffered per filter between polls; the oldest are dropped beyond it */
+  maxBuffered?: number;
+  limits?: LogLimits;
+  /** milliseconds clock (monotonic by default) */
+  now?: () => number;
+}
+
+export const DEFAULT_MAX_FILTERS = 1000;
+export const DEFAULT_MAX_BUFFERED = 10_000;
+
+interface FilterBase {
+  lastPoll: number;
+}
+interface HashFilter extends FilterBase {
+  kind: 'blocks' | 'pendingTransactions';
+  hashes: Uint8Array[];
+}
+interface LogFilter extends FilterBase {
+  kind: 'logs';
+  query: LogQuery;
+  logs: LogEntry[];
+  /** pending transactions whose logs were already delivered (hex hash) */
+  deliveredPending: Set<string>;
+}
+type Filter = HashFilter | LogFilter;
+
+const notFound = () => refused('filter not found');
+
+export class FilterSystem {
+  private readonly filters = new Map<bigint, Filter>();
+  private readonly timeoutMs: number;
+  private readonly maxFilters: number;
+  private readonly maxBuffered: number;
+  private readonly limits: LogLimits;
+  private readonly now: () => number;
+  private readonly sweeper: NodeJS.Timeout;
+
+  private readonly onNewHead = (e: { block: Block; receipts: Receipt[] }) => this.deliverBlock(e.block, e.receipts);
+  private readonly onPendingTx = (tx: SignedTx) => {
+    for (const f of this.filters.values()) if (f.kind === 'pendingTransactions') this.buffer(f.hashes, [tx.hash]);
+  };
+
+  constructor(
+    private readonly deps: FilterDeps,
+    opts: FilterOptions,
+  ) {
+    this.timeoutMs = opts.timeoutSeconds * 1000;
+    this.maxFilters = opts.maxFilters ?? DEFAULT_MAX_FILTERS;
+    this.maxBuffered = opts.maxBuffered ?? DEFAULT_MAX_BUFFERED;
+    this.limits = opts.limits ?? DEFAULT_LOG_LIMITS;
+    this.now = opts.now ?? (() => performance.now());
+    deps.chain.on('newHead', this.onNewHead);
+    deps.pool.on('pendingTx', this.onPendingTx);
+    // Expiry is also checked on every access; the sweep only frees memory and stops buffering.
+    const sweepMs = Math.min(Math.max(this.timeoutMs / 2, 100), 30_000);
+    this.sweeper = setInterval(() => this.sweep(), sweepMs);
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.filters.size;
+  }
+
+  newLogFilter(query: LogQuery): bigint {
+    checkCriteria(query.criteria, this.limits);
+    const { fromBlock: from, toBlock: to } = query;
+    if (typeof from === 'bigint' && typeof to === 'bigint' && from > to) throw refused('invalid block range: fromBlock > toBlock');
+    if (from === 'pending' && to !== 'pending') throw refused('invalid block range: fromBlock > toBlock');
+    return this.install({ kind: 'logs', query, logs: [], deliveredPending: new Set(), lastPoll: this.now() });
+  }
+
+  newBlockFilter(): bigint {
+    return this.install({ kind: 'blocks', hashes: [], lastPoll: this.now() });
+  }
+
+  newPendingTransactionFilter(): bigint {
+    return this.install({ kind: 'pendingTransactions', hashes: [], lastPoll: this.now() });
+  }
+
+  /** True when an installed (unexpired) filter was removed. */
+  uninstall(id: bigint): boolean {
+    const f = this.filters.get(id);
+    if (!f) return false;
+    this.filters.delete(id);
+    return !this.expired(f);
+  }
+
+  /** Everything since the last poll (or since install); resets the filter's inactivity timer. */
+  async changes(id: bigint): Promise<FilterChanges> {
+    const f = this.live(id);
+    f.lastPoll = this.now();
+    if (f.kind !== 'logs') return { kind: 'hashes', hashes: f.hashes.splice(0) };
+    const logs = f.logs.splice(0);
+    if (f.query.toBlock === 'pending' && !f.query.blockHash) this.buffer(logs, await this.newPendingLogs(f));
+    return { kind: 'logs', logs };
+  }
+
+  /** All logs matching a log filter's query, as mc_getLogs would answer it now. */
+  async filterLogs(id: bigint): Promise<LogEntry[]> {
+    const f = this.live(id);
+    if (f.kind !== 'logs') throw refused('filter is not a log filter (mc_getFilterLogs serves filters made by mc_newFilter)');
+    return queryLogs(this.deps.chain, this.deps.pending, f.query, this.limits);
+  }
+
+  getLogs(query: LogQuery): Promise<LogEntry[]> {
+    return queryLogs(this.deps.chain, this.deps.pending, query, this.limits);
+  }
+
+  /** Stops the sweep timer and the event subscriptions; drops every filter. */
+  stop(): void {
+    clearInterval(this.sweeper);
+    this.deps.chain.off('newHead', this.onNewHead);
+    this.deps.pool.off('pendingTx', this.onPendingTx);
+    this.filters.clear();
+  }
+
+  /** Removes expired filters (run by the timer; public for tests). */
+  sweep(): void {
+    for (const [id, f] of this.filters) if (this.expired(f)) this.filters.delete(id);
+  }
+
+  private install(filter: Filter): bigint {
+    if (this.filters.size >= this.maxFilters) this.sweep();
+    if (this.filters.size >= this.maxFilters) throw limitExceeded(`filters (max ${this.maxFilters} installed)`);
+    let id: bigint;
+    do id = bytesToBigint(randomBytes(16));
+    while (id === 0n || this.filters.has(id));
+    this.filters.set(id, filter);
+    return id;
+  }
+
+  private expired(f: Filter): boolean {
+    return this.now() - f.lastPoll >= this.timeoutMs;
+  }
+
+  private live(id: bigint): Filter {
+    const f = this.filters.get(id);
+    if (!f) throw notFound();
+    if (this.expired(f)) {
+      this.filters.delete(id);
+      throw notFound();
+    }
+    return f;
+  }
+
+  /** Appends, keeping only the newest `maxBuffered` items. */
+  private buffer<T>(target: T[], items: T[]): void {
+    for (const item of items) target.push(item);
+    if (target.length > this.maxBuffered) target.splice(0, target.length - this.maxBuffered);
+  }
+
+  private deliverBlock(block: Block, receipts: Receipt[]): void {
+    const n = block.header.number;
+    for (const f of this.filters.values()) {
+      if (f.kind === 'blocks') this.buffer(f.hashes, [block.hash]);
+      if (f.kind !== 'logs' || f.query.blockHash) continue;
+      const { fromBlock, toBlock, criteria } = f.query;
+      // For changes, `latest` and `pending` bound nothing; only explicit numbers do.
+      if (fromBlock === 'pending' || (typeof fromBlock === 'bigint' && n < fromBlock)) continue;
+      if (typeof toBlock === 'bigint' && n > toBlock) continue;
+      if (!bloomMayMatch(block.header.logsBloom, criteria)) continue;
+      this.buffer(f.logs, blockLogs(block, receipts, criteria));
+    }
+  }
+
+  /** Logs of pending transactions not delivered to this filter before. */
+  private async newPendingLogs(f: LogFilter): Promise<LogEntry[]> {
+    const pending = await this.deps.pending.get();
+    const groups = pendingLogs(pending, f.query.criteria);
+    const current = new Set<string>();
+    const fresh: LogEntry[] = [];
+    pending.transactions.forEach((tx, i) => {
+      const key = bytesToHex(tx.hash);
+      current.add(key);
+      if (!f.deliveredPending.has(key)) fresh.push(...groups[i]);
+    });
+    // Remember only what is still pending, so the set stays as small as the pending block.
+    f.deliveredPending = current;
+    return fresh;
+  }
+}

@@ -1,0 +1,52 @@
+// miner_*: switch local mining at run time (the real node's console `miner` object).
+
+import { invalidParams } from '../../errors.js';
+import { MINING_MODES, type Miner, type MiningMode } from '../../miner/miner.js';
+import { address, count, method, optional, quantity, string } from '../params.js';
+import type { RpcMethod } from '../types.js';
+
+export interface MinerControl {
+  miner: Miner;
+  /** the local mode miner_start returns to (the configured one, or instant) */
+  localMode: MiningMode;
+  setThreads: (threads: number) => void;
+  setGasPrice: (price: bigint) => void;
+}
+
+const MAX_EXTRA = 32;
+
+export function minerMethods(ctl: MinerControl): Record<string, RpcMethod> {
+  return {
+    miner_start: method([optional(count)], (threads) => {
+      if (threads !== undefined && threads > 0) ctl.setThreads(threads);
+      ctl.miner.setMode(ctl.localMode);
+      return true;
+    }),
+    miner_stop: method([], () => {
+      ctl.miner.setMode('off');
+      return true;
+    }),
+    miner_setMoacbase: method([address], (addr) => {
+      ctl.miner.coinbase = addr;
+      return true;
+    }),
+    miner_setGasPrice: method([quantity], (price) => {
+      ctl.setGasPrice(price);
+      return true;
+    }),
+    miner_setExtra: method([string], (extra) => {
+      const bytes = new TextEncoder().encode(extra);
+      if (bytes.length > MAX_EXTRA) throw invalidParams(`invalid argument 0: extra data is ${bytes.length} bytes, at most ${MAX_EXTRA}`);
+      ctl.miner.extraData = bytes;
+      return true;
+    }),
+    // An emulator extension: any mode of design §4 at run time (instant, interval, mixed, remote, off).
+    miner_setMode: method([string], (mode) => {
+      if (!(MINING_MODES as readonly string[]).includes(mode)) {
+        throw invalidParams(`invalid argument 0: unknown mining mode "${mode}" (want ${MINING_MODES.join(', ')})`);
+      }
+      ctl.miner.setMode(mode as MiningMode);
+      return true;
+    }),
+  };
+}
