@@ -110,7 +110,7 @@ t.test('limits: topics, logs per answer, installed filters, block range on a lon
   const ids = new Set<bigint>();
   for (let i = 0; i < DEFAULT_MAX_FILTERS; i++) ids.add(i % 2 ? filters.newBlockFilter() : filters.newPendingTransactionFilter());
   t.equal(ids.size, 1000, 'distinct ids');
-  for (const id of ids) t.ok(id > 0n && id < 2n ** 128n);
+  t.ok([...ids].every((id) => id > 0n && id < 2n ** 128n), 'ids are positive 128-bit numbers');
   await rejectsWith(t, () => filters.newBlockFilter(), 'limitExceeded', 'limit exceeded: filters');
   t.equal(filters.uninstall([...ids][0]), true);
   t.ok(filters.newLogFilter(query(crit([]))) > 0n, 'room again after an uninstall');

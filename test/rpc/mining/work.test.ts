@@ -129,3 +129,33 @@ t.test('hash rates, miner_stop / miner_start and modes at run time', async (t) =
   const tooLong = await node.call('miner_setExtra', ['x'.repeat(33)]);
   t.equal(tooLong.error?.code, -32602);
 });
+
+t.test('adjusting difficulty: blocks at MOAC\'s minimum are sealed by the worker pool', async (t) => {
+  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--mining.difficulty', 'adjust', '--minerthreads', '2']);
+  t.teardown(() => node.stop());
+  const { raw, hash } = rawTx(DEV[1].key, { nonce: 0n, to: hexToBytes(DEV[2].address), value: 1n, gas: 21_000n });
+  await node.rpc('mc_sendRawTransaction', [raw]);
+  const receipt = await waitFor(() => node.rpc('mc_getTransactionReceipt', [hash]), 'receipt', 60_000);
+  const block = await node.rpc('mc_getBlockByHash', [receipt.blockHash, false]);
+  t.equal(BigInt(block.difficulty), 131072n, 'the minimum difficulty');
+  t.equal(BigInt(block.totalDifficulty), 0x200n + 131072n);
+  const mix = keccak256(hexToBytes(await sealHashOf(node, block) + block.nonce.slice(2)));
+  t.equal(bytesToHex(mix), block.mixHash);
+  t.ok(BigInt(block.mixHash) <= (1n << 256n) / 131072n, 'the seal meets the target');
+});
+
+/** sealHash = keccak(RLP(header without mixHash and nonce)), recomputed from the RPC block. */
+async function sealHashOf(_node: TestNode, block: Record<string, string>): Promise<string> {
+  const { RLP } = await import('@ethereumjs/rlp');
+  const q = (hex: string) => (BigInt(hex) === 0n ? new Uint8Array() : hexToBytes('0x' + BigInt(hex).toString(16).padStart(Math.ceil(BigInt(hex).toString(16).length / 2) * 2, '0')));
+  const fields = [
+    hexToBytes(block.parentHash), hexToBytes(block.sha3Uncles), hexToBytes(block.miner), hexToBytes(block.stateRoot),
+    hexToBytes(block.transactionsRoot), hexToBytes(block.receiptsRoot), hexToBytes(block.logsBloom), q(block.difficulty),
+    q(block.number), q(block.gasLimit), q(block.gasUsed), q(block.timestamp), hexToBytes(block.extraData),
+  ];
+  const sealHash = bytesToHex(keccak256(RLP.encode(fields)));
+  // And the block hash over all 15 fields matches the hash the node reports.
+  const full = bytesToHex(keccak256(RLP.encode([...fields, hexToBytes(block.mixHash), hexToBytes(block.nonce)])));
+  if (full !== block.hash) throw new Error(`block hash mismatch: ${full} vs ${block.hash}`);
+  return sealHash;
+}
