@@ -15,6 +15,8 @@ interface Unlocked {
   key: Uint8Array;
   /** ms since epoch; undefined = until the node stops */
   until?: number;
+  /** a dev account or extra key: no keystore file, never locked */
+  permanent?: boolean;
 }
 
 export class Wallet {
@@ -29,7 +31,7 @@ export class Wallet {
     const address = privateKeyToAddress(key);
     const hex = bytesToHex(address);
     if (!this.owned.some((a) => bytesToHex(a) === hex)) this.owned.push(address);
-    if (unlocked) this.unlocked.set(hex, { key });
+    if (unlocked) this.unlocked.set(hex, { key, permanent: true });
     return address;
   }
 
@@ -43,12 +45,29 @@ export class Wallet {
     return [...this.owned];
   }
 
-  unlock(address: Uint8Array, key: Uint8Array, seconds: number | undefined): void {
-    this.unlocked.set(bytesToHex(address), { key, until: seconds ? Date.now() + seconds * 1000 : undefined });
+  owns(address: Uint8Array): boolean {
+    const hex = bytesToHex(address);
+    return this.owned.some((a) => bytesToHex(a) === hex);
   }
 
+  /** The key of a dev account (always unlocked, no password), if `address` is one. */
+  permanentKey(address: Uint8Array): Uint8Array | undefined {
+    const entry = this.unlocked.get(bytesToHex(address));
+    return entry?.permanent ? entry.key : undefined;
+  }
+
+  /** `seconds` 0 or undefined: until the node stops. A dev account stays as it is. */
+  unlock(address: Uint8Array, key: Uint8Array, seconds: number | undefined): void {
+    const hex = bytesToHex(address);
+    if (this.unlocked.get(hex)?.permanent) return;
+    this.unlocked.set(hex, { key, until: seconds ? Date.now() + seconds * 1000 : undefined });
+  }
+
+  /** Forgets an unlocked key; dev accounts stay unlocked by design. */
   lock(address: Uint8Array): boolean {
-    return this.unlocked.delete(bytesToHex(address));
+    const hex = bytesToHex(address);
+    if (this.unlocked.get(hex)?.permanent) return false;
+    return this.unlocked.delete(hex);
   }
 
   /** The key of an unlocked account, or an Unauthorized error. */

@@ -57,6 +57,8 @@ export interface Config {
     /** path of a password file, one password per line */
     password: string | undefined;
     allowInsecureUnlock: boolean;
+    /** new keystore files use scrypt n=4096, p=6 instead of n=262144, p=1 */
+    lightKdf: boolean;
   };
   mining: {
     mode: MiningMode;
@@ -196,6 +198,7 @@ export const schema: Schema = {
     unlock: opt(list(address), [], 'keystore accounts to unlock at start-up', ['unlock']),
     password: opt(optionalPath, '', 'password file for --unlock, one password per line', ['password']),
     allowInsecureUnlock: opt(bool, false, 'allow unlocking accounts while HTTP RPC is served', ['allow-insecure-unlock']),
+    lightKdf: opt(bool, false, 'weaker, faster scrypt (n=4096, p=6) for new keystore files', ['lightkdf']),
   },
   mining: {
     mode: opt(oneOf(MINING_MODES), 'mixed', 'instant: seal per transaction; interval: every period; mixed: instant plus empty blocks after period; remote: mc_getWork/mc_submitWork only; off'),

@@ -1,15 +1,19 @@
 // The transaction pool: per-sender nonce-ordered transactions, `pending` (executable from the
-// sender's state nonce without a gap) and `queued` (waiting behind a gap). Every accepted
-// transaction is in the on-disk journal before `add` resolves, so an acknowledged hash survives
-// a crash; mined transactions leave the journal in the block's own batch.
+// sender's state nonce without a gap) and `queued` (waiting behind a gap). Limits are hard caps
+// (design §8): global pending and queued, queued per account; a full pool makes room only by
+// evicting a cheaper transaction of another sender. Every accepted transaction is in the on-disk
+// journal before `add` resolves, so an acknowledged hash survives a crash; mined transactions
+// leave the journal in the block's own batch.
 
 import { EventEmitter } from 'node:events';
 import type { SignedTx } from '../chain/types.js';
 import { refused } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
-import { intrinsicGas } from '../execution/gas.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
+import { mergeByPrice } from './ordering.js';
+import { SenderTxs } from './senderTxs.js';
+import { checkAccount, checkReplacement, checkStatic, txCost } from './validation.js';
 
 export interface PoolAccountState {
   nonce: bigint;
@@ -17,7 +21,8 @@ export interface PoolAccountState {
 }
 
 export interface PoolOptions {
-  minGasPrice: bigint;
+  /** the lowest gas price accepted; a function when it can change at run time (miner_setGasPrice) */
+  minGasPrice: bigint | (() => bigint);
   priceBump: bigint;
   globalSlots: number;
   globalQueue: number;
@@ -28,14 +33,22 @@ export interface PoolOptions {
 }
 
 export interface PoolContent {
+  /** keyed by lower-case 0x sender, transactions in nonce order */
   pending: Map<string, SignedTx[]>;
   queued: Map<string, SignedTx[]>;
 }
 
 export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [SignedTx] }> {
-  private readonly bySender = new Map<string, Map<bigint, SignedTx>>();
+  private readonly senders = new Map<string, SenderTxs>();
   private readonly byHash = new Map<string, SignedTx>();
-  private readonly stateNonce = new Map<string, bigint>();
+  /** senders with contiguous waiting transactions held back by the global pending cap */
+  private readonly stalled = new Set<string>();
+  private pendingTotal = 0;
+  private queuedTotal = 0;
+  /** pendingTransactions(), until the next change */
+  private ordered: SignedTx[] | undefined;
+  /** bumped on every new head, so an account read that spans one is repeated */
+  private headVersion = 0;
 
   constructor(
     private readonly db: Database,
@@ -52,117 +65,201 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     return this.byHash.size;
   }
 
-  /** Validates, journals and adds; throws a Refused NodeError with geth's words. */
-  async add(tx: SignedTx): Promise<void> {
+  counts(): { pending: number; queued: number } {
+    return { pending: this.pendingTotal, queued: this.queuedTotal };
+  }
+
+  /**
+   * Validates, journals and adds; throws a Refused NodeError with geth's words. `journal: false`
+   * is for transactions read back from the journal.
+   */
+  async add(tx: SignedTx, journal = true): Promise<void> {
+    const { minGasPrice } = this.opts;
+    checkStatic(tx, {
+      minGasPrice: typeof minGasPrice === 'function' ? minGasPrice() : minGasPrice,
+      blockGasLimit: this.opts.blockGasLimit(),
+    });
     const hashKey = bytesToHex(tx.hash);
     if (this.byHash.has(hashKey)) throw refused('already known');
-    if (tx.gas > this.opts.blockGasLimit()) throw refused('exceeds block gas limit');
-    if (tx.gas < intrinsicGas(tx.data, tx.to === null)) throw refused('intrinsic gas too low');
-    if (tx.gasPrice < this.opts.minGasPrice) throw refused('transaction underpriced');
+    const state = await this.accountState(tx.from);
 
-    const sender = bytesToHex(tx.from);
-    const state = await this.opts.accountAt(tx.from);
-    this.stateNonce.set(sender, state.nonce);
-    if (tx.nonce < state.nonce) throw refused('nonce too low');
-    if (state.balance < tx.gas * tx.gasPrice + tx.value) throw refused('insufficient funds for gas * price + value');
-
-    const txs = this.bySender.get(sender) ?? new Map<bigint, SignedTx>();
-    const existing = txs.get(tx.nonce);
-    if (existing) {
-      const threshold = existing.gasPrice + (existing.gasPrice * this.opts.priceBump) / 100n;
-      if (tx.gasPrice < threshold || tx.gasPrice === existing.gasPrice) throw refused('replacement transaction underpriced');
-    } else {
-      this.checkLimits(sender, txs, tx, state.nonce);
+    // From here to the journal write nothing awaits: the checks and the insertion see one pool.
+    if (this.byHash.has(hashKey)) throw refused('already known');
+    const key = bytesToHex(tx.from);
+    let s = this.senders.get(key);
+    // The head may have moved before onNewHead caught up: trust the newer nonce.
+    const stateNonce = s && s.stateNonce > state.nonce ? s.stateNonce : state.nonce;
+    checkAccount(tx, stateNonce, state.balance);
+    const existing = s?.txs.get(tx.nonce);
+    let evicted: SignedTx | undefined;
+    if (existing) checkReplacement(existing, tx, this.opts.priceBump);
+    else evicted = this.makeRoom(s, key, tx, stateNonce);
+    if (!s) {
+      s = new SenderTxs(tx.from, stateNonce);
+      this.senders.set(key, s);
     }
+    const promoted = this.insert(s, key, tx, existing);
 
-    await this.db.put(keys.poolJournal(tx.hash), tx.raw);
-    if (existing) {
-      this.byHash.delete(bytesToHex(existing.hash));
-      await this.db.del(keys.poolJournal(existing.hash));
-      this.emit('dropped', existing);
+    const ops: BatchOp[] = journal ? [{ type: 'put', key: keys.poolJournal(tx.hash), value: tx.raw }] : [];
+    for (const gone of [existing, evicted]) if (gone) ops.push({ type: 'del', key: keys.poolJournal(gone.hash) });
+    try {
+      if (ops.length) await this.db.batch(ops);
+    } catch (err) {
+      // Not journaled, so not acknowledged: take it back out.
+      if (this.byHash.get(hashKey) === tx) this.emitAll('dropped', this.removeMany([tx]));
+      throw err;
     }
-    txs.set(tx.nonce, tx);
-    this.bySender.set(sender, txs);
-    this.byHash.set(hashKey, tx);
-    if (this.isPending(sender, tx.nonce)) this.emit('pendingTx', tx);
+    // The transaction may have been mined meanwhile; its (then stale) journal entry is dropped
+    // by the revalidation at the next start.
+    if (existing) this.emit('dropped', existing);
+    if (evicted) this.emit('dropped', evicted);
+    if (this.byHash.get(hashKey) === tx && this.senders.get(key)?.isPending(tx.nonce)) this.emit('pendingTx', tx);
+    this.emitAll('pendingTx', promoted.filter((p) => p !== tx));
   }
 
-  private checkLimits(sender: string, txs: Map<bigint, SignedTx>, tx: SignedTx, stateNonce: bigint): void {
-    const { pending, queued } = this.counts();
-    const wouldBePending = this.contiguousEnd(txs, stateNonce) >= tx.nonce;
+  /** Reads the sender's account at the head, again if a new head arrived meanwhile. */
+  private async accountState(address: Uint8Array): Promise<PoolAccountState> {
+    for (;;) {
+      const version = this.headVersion;
+      const state = await this.opts.accountAt(address);
+      if (version === this.headVersion) return state;
+    }
+  }
+
+  /** Checks the caps for a new nonce; returns the transaction evicted to make room, if any. */
+  private makeRoom(s: SenderTxs | undefined, key: string, tx: SignedTx, stateNonce: bigint): SignedTx | undefined {
+    const wouldBePending = tx.nonce === (s ? s.pendingEnd : stateNonce);
     if (wouldBePending) {
-      if (pending >= this.opts.globalSlots) throw refused('txpool is full');
-      return;
+      if (this.pendingTotal < this.opts.globalSlots) return undefined;
+      return this.evictCheaper(key, tx.gasPrice, (other) => other.pendingTail());
     }
-    if (queued >= this.opts.globalQueue) throw refused('txpool is full');
-    let senderQueued = 0;
-    const end = this.contiguousEnd(txs, stateNonce);
-    for (const nonce of txs.keys()) if (nonce > end) senderQueued++;
-    if (senderQueued >= this.opts.accountQueue) throw refused('txpool is full');
+    if ((s?.queuedCount ?? 0) >= this.opts.accountQueue) throw refused('txpool is full');
+    if (this.queuedTotal < this.opts.globalQueue) return undefined;
+    return this.evictCheaper(key, tx.gasPrice, (other) => other.queuedTail());
   }
 
-  /** The highest nonce that would be executable (state nonce − 1 when nothing is). */
-  private contiguousEnd(txs: Map<bigint, SignedTx>, stateNonce: bigint): bigint {
-    let nonce = stateNonce;
-    while (txs.has(nonce)) nonce++;
-    return nonce;
+  /**
+   * Evicts the cheapest candidate of another sender when it pays less than `price`. Candidates
+   * are each sender's last transaction of the full kind, so no sender is left with a gap.
+   */
+  private evictCheaper(key: string, price: bigint, candidate: (s: SenderTxs) => SignedTx | undefined): SignedTx {
+    let cheapest: SignedTx | undefined;
+    for (const [other, s] of this.senders) {
+      if (other === key) continue;
+      const tx = candidate(s);
+      if (tx && (!cheapest || tx.gasPrice < cheapest.gasPrice)) cheapest = tx;
+    }
+    if (!cheapest || cheapest.gasPrice >= price) throw refused('txpool is full');
+    this.removeMany([cheapest]);
+    return cheapest;
   }
 
-  private isPending(sender: string, nonce: bigint): boolean {
-    const txs = this.bySender.get(sender);
-    if (!txs) return false;
-    return nonce < this.contiguousEnd(txs, this.stateNonce.get(sender) ?? 0n);
+  /** Puts `tx` in place (replacing `existing`); returns the transactions that became pending. */
+  private insert(s: SenderTxs, key: string, tx: SignedTx, existing: SignedTx | undefined): SignedTx[] {
+    let promoted: SignedTx[] = [];
+    const room = this.opts.globalSlots - this.pendingTotal;
+    this.mutate(s, () => {
+      if (existing) this.byHash.delete(bytesToHex(existing.hash));
+      s.txs.set(tx.nonce, tx);
+      this.byHash.set(bytesToHex(tx.hash), tx);
+      if (!existing && tx.nonce === s.pendingEnd) promoted = s.promote(room);
+    });
+    this.markStalled(s, key);
+    return promoted;
+  }
+
+  /** Keeps the global counters right around a change to one sender. */
+  private mutate(s: SenderTxs, change: () => void): void {
+    const pending = s.pendingCount;
+    const queued = s.queuedCount;
+    change();
+    this.pendingTotal += s.pendingCount - pending;
+    this.queuedTotal += s.queuedCount - queued;
+    this.ordered = undefined;
+  }
+
+  private markStalled(s: SenderTxs, key: string): void {
+    if (s.promotable && this.senders.get(key) === s) this.stalled.add(key);
+    else this.stalled.delete(key);
+  }
+
+  /** Removes transactions (no journal writes, no events); queues over their caps are trimmed. */
+  private removeMany(txs: SignedTx[]): SignedTx[] {
+    const removed: SignedTx[] = [];
+    const touched = new Set<string>();
+    for (const tx of txs) {
+      const key = bytesToHex(tx.from);
+      const s = this.senders.get(key);
+      if (!s || s.txs.get(tx.nonce) !== tx) continue;
+      this.mutate(s, () => s.remove(tx.nonce));
+      this.byHash.delete(bytesToHex(tx.hash));
+      removed.push(tx);
+      touched.add(key);
+    }
+    for (const key of touched) removed.push(...this.trimQueue(key));
+    return removed;
+  }
+
+  /** After a demotion: drops a sender's last queued transactions while a queue cap is exceeded. */
+  private trimQueue(key: string): SignedTx[] {
+    const s = this.senders.get(key);
+    if (!s) return [];
+    const trimmed: SignedTx[] = [];
+    while (s.queuedCount > 0 && (s.queuedCount > this.opts.accountQueue || this.queuedTotal > this.opts.globalQueue)) {
+      const last = s.queuedTail()!;
+      this.mutate(s, () => s.remove(last.nonce));
+      this.byHash.delete(bytesToHex(last.hash));
+      trimmed.push(last);
+    }
+    if (s.txs.size === 0) this.senders.delete(key);
+    this.markStalled(s, key);
+    return trimmed;
+  }
+
+  /** Promotes held-back transactions while the global pending cap has room. */
+  private promoteStalled(): SignedTx[] {
+    const promoted: SignedTx[] = [];
+    for (const key of [...this.stalled]) {
+      const room = this.opts.globalSlots - this.pendingTotal;
+      if (room <= 0) break;
+      const s = this.senders.get(key);
+      if (s) this.mutate(s, () => promoted.push(...s.promote(room)));
+      if (s) this.markStalled(s, key);
+      else this.stalled.delete(key);
+    }
+    return promoted;
+  }
+
+  private emitAll(event: 'pendingTx' | 'dropped', txs: SignedTx[]): void {
+    for (const tx of txs) this.emit(event, tx);
   }
 
   /** The next nonce for `sender` counting its executable pool transactions. */
   pendingNonce(sender: Uint8Array, stateNonce: bigint): bigint {
-    const txs = this.bySender.get(bytesToHex(sender));
-    return txs ? this.contiguousEnd(txs, stateNonce) : stateNonce;
-  }
-
-  counts(): { pending: number; queued: number } {
-    let pending = 0;
-    for (const [sender, txs] of this.bySender) {
-      const start = this.stateNonce.get(sender) ?? 0n;
-      pending += Number(this.contiguousEnd(txs, start) - start);
-    }
-    return { pending, queued: this.byHash.size - pending };
+    const s = this.senders.get(bytesToHex(sender));
+    if (!s) return stateNonce;
+    const end = s.contiguousEnd();
+    return end > stateNonce ? end : stateNonce;
   }
 
   content(): PoolContent {
     const pending = new Map<string, SignedTx[]>();
     const queued = new Map<string, SignedTx[]>();
-    for (const [sender, txs] of this.bySender) {
-      const end = this.contiguousEnd(txs, this.stateNonce.get(sender) ?? 0n);
-      const sorted = [...txs.values()].sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
-      const p = sorted.filter((tx) => tx.nonce < end);
-      const q = sorted.filter((tx) => tx.nonce >= end);
-      if (p.length) pending.set(sender, p);
-      if (q.length) queued.set(sender, q);
+    for (const [key, s] of this.senders) {
+      if (s.pendingCount > 0) pending.set(key, s.pendingList());
+      if (s.queuedCount > 0) queued.set(key, s.queuedList());
     }
     return { pending, queued };
   }
 
   /** Executable transactions in block order: nonce order per sender, best price first across senders. */
   pendingTransactions(): SignedTx[] {
-    const lanes: SignedTx[][] = [];
-    for (const [sender, txs] of this.bySender) {
-      const lane: SignedTx[] = [];
-      for (let n = this.stateNonce.get(sender) ?? 0n; txs.has(n); n++) lane.push(txs.get(n)!);
-      if (lane.length) lanes.push(lane);
+    if (!this.ordered) {
+      const lanes: SignedTx[][] = [];
+      for (const s of this.senders.values()) if (s.pendingCount > 0) lanes.push(s.pendingList());
+      this.ordered = lanes.length ? mergeByPrice(lanes) : [];
     }
-    if (lanes.length === 1) return lanes[0];
-    const out: SignedTx[] = [];
-    const heads = lanes.map(() => 0);
-    for (;;) {
-      let best = -1;
-      for (let i = 0; i < lanes.length; i++) {
-        const tx = lanes[i][heads[i]];
-        if (tx && (best < 0 || tx.gasPrice > lanes[best][heads[best]].gasPrice)) best = i;
-      }
-      if (best < 0) return out;
-      out.push(lanes[best][heads[best]++]);
-    }
+    return this.ordered;
   }
 
   /** Journal deletions to write in the batch of a block that mines `txs`. */
@@ -170,54 +267,75 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     return txs.map((tx) => ({ type: 'del', key: keys.poolJournal(tx.hash) }));
   }
 
-  /** After a new head: forget mined and outdated transactions, refresh state nonces. */
+  /**
+   * After a new head: forgets mined transactions (synchronously, so a pending block built right
+   * after sees them gone), then rereads the miners' accounts, drops what they can no longer pay
+   * for, and promotes what the freed slots allow.
+   */
   async onNewHead(mined: SignedTx[]): Promise<void> {
-    const touched = new Set<string>();
-    for (const tx of mined) touched.add(bytesToHex(tx.from));
-    for (const sender of this.bySender.keys()) touched.add(sender);
-    for (const sender of touched) {
-      const txs = this.bySender.get(sender);
-      if (!txs) continue;
-      const { nonce } = await this.opts.accountAt(txs.values().next().value!.from);
-      this.stateNonce.set(sender, nonce);
-      const stale: SignedTx[] = [];
-      for (const [n, tx] of txs) if (n < nonce) stale.push(tx);
-      for (const tx of stale) {
-        txs.delete(tx.nonce);
-        this.byHash.delete(bytesToHex(tx.hash));
-      }
-      if (txs.size === 0) {
-        this.bySender.delete(sender);
-        this.stateNonce.delete(sender);
-      }
-      // Journal entries of transactions replaced by other senders' blocks: delete outside a block.
-      const notMined = stale.filter((tx) => !mined.includes(tx));
-      if (notMined.length) await this.db.batch(this.journalDeletes(notMined));
+    this.headVersion++;
+    const next = new Map<string, bigint>();
+    for (const tx of mined) {
+      const key = bytesToHex(tx.from);
+      if ((next.get(key) ?? -1n) <= tx.nonce) next.set(key, tx.nonce + 1n);
     }
+    const minedHashes = new Set(mined.map((tx) => bytesToHex(tx.hash)));
+    const gone: SignedTx[] = [];
+    for (const [key, nonce] of next) gone.push(...this.advanceSender(key, nonce));
+
+    for (const key of next.keys()) {
+      const s = this.senders.get(key);
+      if (!s) continue;
+      const state = await this.opts.accountAt(s.from);
+      if (this.senders.get(key) !== s) continue;
+      gone.push(...this.advanceSender(key, state.nonce));
+      const unaffordable = [...s.txs.values()].filter((tx) => txCost(tx) > state.balance);
+      gone.push(...this.removeMany(unaffordable));
+    }
+    const promoted = this.promoteStalled();
+    const dropped = gone.filter((tx) => !minedHashes.has(bytesToHex(tx.hash)));
+    if (dropped.length) await this.db.batch(this.journalDeletes(dropped));
+    this.emitAll('dropped', dropped);
+    this.emitAll('pendingTx', promoted);
+  }
+
+  private advanceSender(key: string, nonce: bigint): SignedTx[] {
+    const s = this.senders.get(key);
+    if (!s || nonce <= s.stateNonce) return [];
+    let removed: SignedTx[] = [];
+    this.mutate(s, () => (removed = s.advance(nonce)));
+    for (const tx of removed) this.byHash.delete(bytesToHex(tx.hash));
+    if (s.txs.size === 0) this.senders.delete(key);
+    this.markStalled(s, key);
+    return removed;
   }
 
   /** Removes transactions that can never apply (found while building a block). */
   async drop(txs: SignedTx[]): Promise<void> {
-    for (const tx of txs) {
-      const sender = bytesToHex(tx.from);
-      this.bySender.get(sender)?.delete(tx.nonce);
-      if (this.bySender.get(sender)?.size === 0) this.bySender.delete(sender);
-      this.byHash.delete(bytesToHex(tx.hash));
-      this.emit('dropped', tx);
-    }
-    if (txs.length) await this.db.batch(this.journalDeletes(txs));
+    if (txs.length === 0) return;
+    const removed = this.removeMany(txs);
+    const promoted = this.promoteStalled();
+    await this.db.batch(this.journalDeletes([...txs, ...removed.filter((tx) => !txs.includes(tx))]));
+    this.emitAll('dropped', removed);
+    this.emitAll('pendingTx', promoted);
   }
 
   /** Reloads the journal after a restart, revalidating every entry against the head state. */
   async restore(decode: (raw: Uint8Array) => SignedTx): Promise<{ restored: number; dropped: number }> {
-    const entries: [Uint8Array, Uint8Array][] = [];
-    for await (const entry of this.db.entries(keys.poolJournalRange)) entries.push(entry);
-    const txs = entries.map(([, raw]) => decode(raw)).sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
-    let restored = 0;
     const stale: BatchOp[] = [];
+    const txs: SignedTx[] = [];
+    for await (const [key, raw] of this.db.entries(keys.poolJournalRange)) {
+      try {
+        txs.push(decode(raw));
+      } catch {
+        stale.push({ type: 'del', key });
+      }
+    }
+    txs.sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
+    let restored = 0;
     for (const tx of txs) {
       try {
-        await this.add(tx);
+        await this.add(tx, false);
         restored++;
       } catch {
         stale.push({ type: 'del', key: keys.poolJournal(tx.hash) });

@@ -1,0 +1,215 @@
+// `npm run bench`: JSON-RPC throughput and latency of a real node process (started on a temp
+// datadir with instant mining), then the other benchmark files that exist (pow, logs).
+// Figures are measured and printed next to their targets; nothing here fails on a figure.
+//
+// Environment: BENCH_SECONDS (10) and BENCH_CONNECTIONS (16) per read workload; BENCH_TRANSFERS
+// (2000) per transfer workload; BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,pow,logs
+// to run a subset; BENCH_NODE_FLAGS for the node binary (e.g. "--cpu-prof --cpu-prof-dir /tmp/prof").
+
+import os from 'node:os';
+import { deriveDevKeys, privateKeyToAddress } from '../src/accounts/keys.js';
+import { bytesToHex } from '../src/encoding/hex.js';
+import { runLoad, type BodySource, type LoadResult } from './load.js';
+import { startBenchNode, type BenchNode } from './nodeProcess.js';
+import { deployStore, fillLatestBlock, selector, word } from './setup.js';
+import { benchTransfers, type TransferResult } from './transfers.js';
+
+const MNEMONIC = 'test test test test test test test test test test test junk';
+const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'pow', 'logs'] as const;
+type Workload = (typeof WORKLOADS)[number];
+const NODE_WORKLOADS: readonly Workload[] = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers'];
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+function selectedWorkloads(): Set<Workload> {
+  const raw = process.env.BENCH_ONLY;
+  if (!raw) return new Set(WORKLOADS);
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (!(WORKLOADS as readonly string[]).includes(n)) throw new Error(`BENCH_ONLY: unknown workload "${n}" (have ${WORKLOADS.join(', ')})`);
+  }
+  return new Set(names as Workload[]);
+}
+
+interface Row {
+  label: string;
+  value: number;
+  unit: string;
+  target: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  nodeCpu?: number;
+  clientCpu?: number;
+  note?: string;
+}
+
+const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+const fmtMs = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : 'n/a');
+const fmtPct = (n: number | undefined) => (n === undefined ? 'n/a' : `${Math.round(n * 100)}%`);
+
+function printTable(rows: Row[]): void {
+  const header = ['workload', 'result', 'target', 'vs target', 'p50 ms', 'p99 ms', 'errors', 'node CPU', 'bench CPU', 'per node core'];
+  const lines = rows.map((r) => [
+    r.label,
+    `${fmtInt(r.value)} ${r.unit}`,
+    `≥ ${fmtInt(r.target)} ${r.unit}`,
+    `${Math.round((r.value / r.target) * 100)}%`,
+    fmtMs(r.p50Ms),
+    fmtMs(r.p99Ms),
+    String(r.errors),
+    fmtPct(r.nodeCpu),
+    fmtPct(r.clientCpu),
+    r.nodeCpu ? `${fmtInt(r.value / r.nodeCpu)} ${r.unit}` : 'n/a',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const render = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(render(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const l of lines) console.log(render(l));
+  console.log('CPU columns: share of one core over the run (node process; this load generator).');
+  console.log('per node core: result ÷ node CPU, what one fully available core would give (less noisy on a busy machine).');
+  for (const r of rows) if (r.note) console.log(`  ${r.label}: ${r.note}`);
+}
+
+/** Runs `fn` and measures the node's CPU use over it as a share of one core. */
+async function withNodeCpu<T>(node: BenchNode, fn: () => Promise<T>): Promise<{ result: T; nodeCpu?: number }> {
+  const cpu0 = node.cpuSeconds();
+  const t0 = performance.now();
+  const result = await Promise.race([node.died, fn()]);
+  const cpu1 = node.cpuSeconds();
+  const wall = (performance.now() - t0) / 1000;
+  return { result, nodeCpu: cpu0 === undefined || cpu1 === undefined ? undefined : (cpu1 - cpu0) / wall };
+}
+
+function loadRow(label: string, target: number, load: LoadResult, nodeCpu?: number, note?: string): Row {
+  return {
+    label, value: load.perSecond, unit: 'req/s', target, p50Ms: load.p50Ms, p99Ms: load.p99Ms,
+    errors: load.errors, nodeCpu, clientCpu: load.clientCpu,
+    note: [note, load.firstError && `first error: ${load.firstError}`].filter(Boolean).join('; ') || undefined,
+  };
+}
+
+function transferRow(label: string, target: number, r: TransferResult, nodeCpu?: number): Row {
+  const note = `${r.txs} txs in ${r.seconds.toFixed(2)} s over ${r.blocks} blocks; sends alone ${fmtInt(r.load.perSecond)}/s` +
+    (r.load.firstError ? `; first error: ${r.load.firstError}` : '');
+  return {
+    label, value: r.perSecond, unit: 'tx/s', target, p50Ms: r.load.p50Ms, p99Ms: r.load.p99Ms,
+    errors: r.load.errors, nodeCpu, clientCpu: r.load.clientCpu, note,
+  };
+}
+
+async function benchNode(rows: Row[], only: Set<Workload>): Promise<void> {
+  const seconds = envInt('BENCH_SECONDS', 10);
+  const connections = Math.floor(envInt('BENCH_CONNECTIONS', 16));
+  const transfers = Math.floor(envInt('BENCH_TRANSFERS', 2000));
+  const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const devCount = Math.max(10, connections);
+  const keys = deriveDevKeys(MNEMONIC, devCount);
+
+  console.log(`mcnode JSON-RPC bench: node ${process.version}, ${os.availableParallelism()} cores, ` +
+    `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`${connections} keep-alive connections, ${seconds} s per read workload, ${transfers} transfers per transfer workload`);
+
+  const node = await startBenchNode(nodeFlags, ['--accounts.devCount', String(devCount)]);
+  const onSignal = () => {
+    void node.stop().then(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  try {
+    let store = '';
+    if (only.has('call')) {
+      store = await deployStore(node, keys[0]);
+      const sum = await node.rpc('mc_call', [{ to: store, data: selector('add(uint256,uint256)') + word(2) + word(3) }, 'latest']);
+      if (BigInt(sum) !== 5n) console.log(`warning: Store.add(2, 3) returned ${sum}`);
+    }
+    let blockTxs = 0;
+    if (only.has('getBlock')) {
+      for (let attempt = 0; attempt < 3 && blockTxs < 4; attempt++) blockTxs = await fillLatestBlock(node, keys[1], 8);
+    }
+
+    const durationMs = seconds * 1000;
+    const warmupMs = Math.min(1000, durationMs / 10);
+    const read = async (name: Workload, label: string, target: number, body: BodySource, note?: string) => {
+      if (!only.has(name)) return;
+      process.stderr.write(`running ${label} …\n`);
+      const { result, nodeCpu } = await withNodeCpu(node, () => runLoad({ url: node.url, connections, durationMs, warmupMs, body }));
+      rows.push(loadRow(label, target, result, nodeCpu, note));
+    };
+
+    const rpcBody = (method: string, params: string) => `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`;
+    await read('blockNumber', 'mc_blockNumber', 35_000, rpcBody('mc_blockNumber', '[]'));
+    const balanceOf = bytesToHex(privateKeyToAddress(keys[2]));
+    await read('getBalance', 'mc_getBalance', 30_000, rpcBody('mc_getBalance', `["${balanceOf}","latest"]`));
+    const add = selector('add(uint256,uint256)');
+    // Distinct arguments on every request, so no cache of identical calls can answer.
+    await read('call', 'mc_call Store.add(a,b)', 4_000, (conn, k) =>
+      `{"jsonrpc":"2.0","id":${k},"method":"mc_call","params":[{"to":"${store}","data":"${add}${word(conn * 1_000_000_000 + k)}${word(k * 3 + 1)}"},"latest"]}`);
+    await read('getBlock', 'mc_getBlockByNumber(latest,true)', 15_000, rpcBody('mc_getBlockByNumber', '["latest",true]'),
+      `latest block holds ${blockTxs} transactions`);
+
+    if (only.has('transfers')) {
+      const recipient = privateKeyToAddress(keys[devCount - 1]);
+      process.stderr.write(`running ${transfers} sequential raw transfers …\n`);
+      const seq = await withNodeCpu(node, () => benchTransfers(node, [keys[0]], transfers, { recipient }));
+      rows.push(transferRow('raw transfers, sequential', 600, seq.result, seq.nodeCpu));
+      const perSender = Math.max(1, Math.floor(transfers / connections));
+      process.stderr.write(`running ${perSender * connections} raw transfers, ${connections} in flight …\n`);
+      const par = await withNodeCpu(node, () => benchTransfers(node, keys.slice(0, connections), perSender, { recipient }));
+      rows.push(transferRow(`raw transfers, ${connections} in flight`, 2_000, par.result, par.nodeCpu));
+    }
+  } catch (err) {
+    console.error(`bench failed: ${(err as Error).message}\n--- node output ---\n${node.output().slice(-4000)}`);
+    process.exitCode = 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    const code = await node.stop();
+    if (code !== 0 && code !== null) console.log(`note: node exited with code ${code} on SIGTERM`);
+  }
+}
+
+/** Runs bench/<file> if it was built; a missing file is a note, not a failure. */
+async function runOptional(file: string, exportName: string): Promise<void> {
+  const url = new URL(`./${file}.js`, import.meta.url).href;
+  let mod: Record<string, unknown>;
+  try {
+    mod = await import(url);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes(`${file}.js`)) {
+      console.log(`\n(bench/${file}.ts not present: skipped)`);
+      return;
+    }
+    console.log(`\nbench/${file}.ts could not be loaded: ${e.message}`);
+    return;
+  }
+  const fn = mod[exportName];
+  if (typeof fn !== 'function') {
+    console.log(`\n(bench/${file}.ts has no ${exportName} export: skipped)`);
+    return;
+  }
+  console.log('');
+  try {
+    await fn();
+  } catch (err) {
+    console.log(`bench/${file}.ts failed: ${(err as Error).stack ?? err}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const only = selectedWorkloads();
+  const rows: Row[] = [];
+  if (NODE_WORKLOADS.some((w) => only.has(w))) await benchNode(rows, only);
+  console.log('');
+  if (rows.length) printTable(rows);
+  if (only.has('pow')) await runOptional('pow', 'benchPow');
+  if (only.has('logs')) await runOptional('logs', 'benchLogs');
+}
+
+await main();

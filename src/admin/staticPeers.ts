@@ -1,0 +1,29 @@
+// Peers named with admin_addPeer. mcnode is a lone node with no peer-to-peer networking, so they
+// are remembered (bounded, in memory) but never connected: admin_peers lists connected peers
+// only, hence always [], and net_peerCount is 0.
+
+import { limitExceeded } from '../errors.js';
+import type { Enode } from './enode.js';
+
+export const MAX_STATIC_PEERS = 256;
+
+export class StaticPeers {
+  private readonly peers = new Map<string, Enode>();
+
+  constructor(private readonly limit = MAX_STATIC_PEERS) {}
+
+  /** Adding a known node again updates its address. */
+  add(node: Enode): void {
+    const id = Buffer.from(node.id).toString('hex');
+    if (!this.peers.has(id) && this.peers.size >= this.limit) throw limitExceeded(`static peers (${this.limit})`);
+    this.peers.set(id, node);
+  }
+
+  remove(node: Enode): boolean {
+    return this.peers.delete(Buffer.from(node.id).toString('hex'));
+  }
+
+  list(): Enode[] {
+    return [...this.peers.values()];
+  }
+}

@@ -1,0 +1,58 @@
+// personal_* (design §7, moac-reference §3.6): keystore accounts, unlocking, and one-shot
+// signing with a password. The rules live in accounts/keyManager.ts.
+
+import { hashMessage, recoverHashSigner } from '../../accounts/messages.js';
+import type { KeyManager } from '../../accounts/keyManager.js';
+import { DEFAULT_UNLOCK_SECONDS } from '../../accounts/keyManager.js';
+import { Wallet } from '../../accounts/wallet.js';
+import { invalidParams, refused } from '../../errors.js';
+import { bytesToHex, hexToBytes } from '../../encoding/hex.js';
+import { address, count, data, decodePositional, method, string, withDefault, type Codec } from '../params.js';
+import type { RpcMethod } from '../types.js';
+import type { McContext } from './mc/context.js';
+import { transactionMethods, txRequest } from './mc/transactions.js';
+
+/** A raw private key, with or without 0x (chain3 documents it without). */
+const rawKey: Codec<Uint8Array> = (v, i) => {
+  if (typeof v !== 'string' || !/^(0x)?[0-9a-fA-F]{64}$/.test(v)) {
+    throw invalidParams(`invalid argument ${i}: expected a 32-byte hex private key`);
+  }
+  return hexToBytes(v.startsWith('0x') ? v : '0x' + v);
+};
+
+export function personalMethods(keys: KeyManager, mc: McContext): Record<string, RpcMethod> {
+  return {
+    personal_listAccounts: method([], () => keys.accounts().map(bytesToHex)),
+    personal_newAccount: method([string], async (password) => bytesToHex(await keys.newAccount(password))),
+    personal_importRawKey: method([rawKey, string], async (key, password) => {
+      try {
+        return bytesToHex(await keys.importRawKey(key, password));
+      } catch (err) {
+        if (err instanceof RangeError) throw invalidParams('invalid argument 0: not a valid secp256k1 private key');
+        throw err;
+      }
+    }),
+    personal_unlockAccount: method(
+      [address, string, withDefault(count, DEFAULT_UNLOCK_SECONDS)],
+      (addr, password, seconds) => keys.unlock(addr, password, seconds),
+    ),
+    personal_lockAccount: method([address], (addr) => keys.lock(addr)),
+    personal_sign: method([data, address, string], async (message, addr, password) => {
+      const key = await keys.keyWithPassword(addr, password);
+      return bytesToHex(mc.wallet.signMessage(addr, message, key));
+    }),
+    personal_ecRecover: method([data, data], (message, signature) =>
+      bytesToHex(recoverHashSigner(hashMessage(message), signature)),
+    ),
+    personal_sendTransaction: {
+      // Signs with the key the password opens, through mc_sendTransaction's own defaults.
+      async handler(params) {
+        const [req, password] = decodePositional(params, [txRequest, string] as const);
+        if (!req.from) throw refused('missing from address');
+        const oneShot = new Wallet(mc.chainId);
+        oneShot.addAccount(await keys.keyWithPassword(req.from, password), true);
+        return transactionMethods({ ...mc, wallet: oneShot }).mc_sendTransaction.handler([(params as unknown[])[0]]);
+      },
+    },
+  };
+}
