@@ -17,6 +17,11 @@ export interface RpcCall {
   params: unknown[];
 }
 
+export interface CpuTimes {
+  user: number;
+  system: number;
+}
+
 export interface BenchNode {
   url: string;
   pid: number;
@@ -24,8 +29,8 @@ export interface BenchNode {
   rpc(method: string, params?: unknown[]): Promise<any>;
   /** one batch request; results in order, throws on any error */
   batch(calls: RpcCall[]): Promise<any[]>;
-  /** user+system CPU seconds of the node process so far (Linux /proc), or undefined */
-  cpuSeconds(): number | undefined;
+  /** user and system CPU seconds of the node process so far (Linux /proc), or undefined */
+  cpuTimes(): CpuTimes | undefined;
   /** rejects when the node exits before stop() */
   readonly died: Promise<never>;
   output(): string;
@@ -41,12 +46,12 @@ const clockTicks = (() => {
   }
 })();
 
-function processCpuSeconds(pid: number): number | undefined {
+function processCpuTimes(pid: number): CpuTimes | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+    return { user: Number(fields[11]) / clockTicks, system: Number(fields[12]) / clockTicks };
   } catch {
     return undefined;
   }
@@ -128,7 +133,7 @@ export async function startBenchNode(nodeFlags: string[], args: string[]): Promi
       const replies: any[] = await post(url, calls.map((c) => ({ jsonrpc: '2.0', id: nextId++, ...c })));
       return calls.map((c, i) => resultOf(c.method, replies[i]));
     },
-    cpuSeconds: () => processCpuSeconds(proc.pid!),
+    cpuTimes: () => processCpuTimes(proc.pid!),
     stop() {
       stopping = true;
       return new Promise((resolve) => {

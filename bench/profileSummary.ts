@@ -1,6 +1,7 @@
 // Summarises V8 .cpuprofile files (node --cpu-prof): self time and inclusive time aggregated by
-// function + script, and self time by script. Run:
-//   node dist/bench/profileSummary.js <file.cpuprofile> [top=25]
+// function + script, and self time by script; with --marks (the file BENCH_MARKS wrote), one
+// summary per benchmark window. Run:
+//   node dist/bench/profileSummary.js <file.cpuprofile> [--marks marks.json] [--top 25]
 
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -36,7 +37,8 @@ function keyOf(node: ProfileNode): string {
   return f.url ? `${name}  ${shortUrl(f.url)}:${f.lineNumber + 1}` : name;
 }
 
-export function summarise(profile: CpuProfile, top: number): string {
+/** Summary of the samples taken in [fromUs, toUs) (V8 monotonic microseconds). */
+export function summarise(profile: CpuProfile, top: number, fromUs = -Infinity, toUs = Infinity): string {
   const byId = new Map<number, ProfileNode>(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -53,6 +55,7 @@ export function summarise(profile: CpuProfile, top: number): string {
   let total = 0;
   let idle = 0;
   profile.samples.forEach((id, i) => {
+    if (stamps[i] < fromUs || stamps[i] >= toUs) return;
     const d = durations[i];
     const node = byId.get(id)!;
     const key = keyOf(node);
@@ -82,15 +85,31 @@ export function summarise(profile: CpuProfile, top: number): string {
     return [`${title} (% of non-idle time)`, ...lines].join('\n');
   };
   return [
-    `profile ${(total / 1e6).toFixed(2)} s, non-idle ${(busy / 1e6).toFixed(2)} s (${((busy / total) * 100).toFixed(0)}%)`,
+    `${(total / 1e6).toFixed(2)} s sampled, non-idle ${(busy / 1e6).toFixed(2)} s (${((busy / total) * 100).toFixed(0)}%)`,
     list('self time by function', self, top),
     list('self time by script', byScript, 15),
     list('inclusive time by function', inclusive, top),
   ].join('\n\n');
 }
 
-const [file, topArg] = process.argv.slice(2);
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && file) {
+function main(argv: string[]): void {
+  const file = argv[0];
+  const option = (name: string) => {
+    const i = argv.indexOf(name);
+    return i < 0 ? undefined : argv[i + 1];
+  };
+  const top = Number(option('--top') ?? 25);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  console.log(summarise(profile, Number(topArg ?? 25)));
+  const marksFile = option('--marks');
+  if (marksFile === undefined) {
+    console.log(summarise(profile, top));
+    return;
+  }
+  const marks = JSON.parse(readFileSync(marksFile, 'utf8')) as { name: string; fromUs: number; toUs: number }[];
+  for (const m of marks) {
+    console.log(`===== ${m.name} (${((m.toUs - m.fromUs) / 1e6).toFixed(2)} s window)`);
+    console.log(summarise(profile, top, m.fromUs, m.toUs) + '\n');
+  }
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2]) main(process.argv.slice(2));

@@ -4,8 +4,11 @@
 //
 // Environment: BENCH_SECONDS (10) and BENCH_CONNECTIONS (16) per read workload; BENCH_TRANSFERS
 // (2000) per transfer workload; BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,pow,logs
-// to run a subset; BENCH_NODE_FLAGS for the node binary (e.g. "--cpu-prof --cpu-prof-dir /tmp/prof").
+// to run a subset; BENCH_NODE_FLAGS for the node binary (e.g. "--cpu-prof --cpu-prof-dir /tmp/prof");
+// BENCH_NODE_ARGS for extra node CLI flags; BENCH_MARKS=<file> writes each workload's measured
+// window (for profileSummary.ts --marks).
 
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { deriveDevKeys, privateKeyToAddress } from '../src/accounts/keys.js';
 import { bytesToHex } from '../src/encoding/hex.js';
@@ -45,50 +48,66 @@ interface Row {
   p50Ms: number;
   p99Ms: number;
   errors: number;
-  nodeCpu?: number;
+  nodeCpu?: NodeCpu;
   clientCpu?: number;
   note?: string;
 }
+
+const FAILED = { value: NaN, p50Ms: NaN, p99Ms: NaN, errors: NaN };
 
 const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
 const fmtMs = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : 'n/a');
 const fmtPct = (n: number | undefined) => (n === undefined ? 'n/a' : `${Math.round(n * 100)}%`);
 
 function printTable(rows: Row[]): void {
-  const header = ['workload', 'result', 'target', 'vs target', 'p50 ms', 'p99 ms', 'errors', 'node CPU', 'bench CPU', 'per node core'];
+  const header = ['workload', 'result', 'target', 'vs target', 'p50 ms', 'p99 ms', 'errors', 'node CPU (sys)', 'bench CPU', 'per node core'];
   const lines = rows.map((r) => [
     r.label,
     `${fmtInt(r.value)} ${r.unit}`,
     `≥ ${fmtInt(r.target)} ${r.unit}`,
-    `${Math.round((r.value / r.target) * 100)}%`,
+    Number.isFinite(r.value) ? `${Math.round((r.value / r.target) * 100)}%` : 'n/a',
     fmtMs(r.p50Ms),
     fmtMs(r.p99Ms),
-    String(r.errors),
-    fmtPct(r.nodeCpu),
+    Number.isFinite(r.errors) ? String(r.errors) : 'n/a',
+    r.nodeCpu ? `${fmtPct(r.nodeCpu.total)} (${fmtPct(r.nodeCpu.system)})` : 'n/a',
     fmtPct(r.clientCpu),
-    r.nodeCpu ? `${fmtInt(r.value / r.nodeCpu)} ${r.unit}` : 'n/a',
+    r.nodeCpu ? `${fmtInt(r.value / r.nodeCpu.total)} ${r.unit}` : 'n/a',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const render = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(render(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const l of lines) console.log(render(l));
-  console.log('CPU columns: share of one core over the run (node process; this load generator).');
+  console.log('CPU columns: share of one core over the run (node process, its kernel part in brackets; this load generator).');
   console.log('per node core: result ÷ node CPU, what one fully available core would give (less noisy on a busy machine).');
   for (const r of rows) if (r.note) console.log(`  ${r.label}: ${r.note}`);
 }
 
-/** Runs `fn` and measures the node's CPU use over it as a share of one core. */
-async function withNodeCpu<T>(node: BenchNode, fn: () => Promise<T>): Promise<{ result: T; nodeCpu?: number }> {
-  const cpu0 = node.cpuSeconds();
-  const t0 = performance.now();
-  const result = await Promise.race([node.died, fn()]);
-  const cpu1 = node.cpuSeconds();
-  const wall = (performance.now() - t0) / 1000;
-  return { result, nodeCpu: cpu0 === undefined || cpu1 === undefined ? undefined : (cpu1 - cpu0) / wall };
+interface NodeCpu {
+  /** user+system share of one core */
+  total: number;
+  system: number;
 }
 
-function loadRow(label: string, target: number, load: LoadResult, nodeCpu?: number, note?: string): Row {
+/** Runs `fn` and measures the node's CPU use over it as a share of one core. */
+async function withNodeCpu<T>(node: BenchNode, fn: () => Promise<T>): Promise<{ result: T; nodeCpu?: NodeCpu }> {
+  const cpu0 = node.cpuTimes();
+  const t0 = performance.now();
+  const result = await Promise.race([node.died, fn()]);
+  const cpu1 = node.cpuTimes();
+  const wall = (performance.now() - t0) / 1000;
+  if (cpu0 === undefined || cpu1 === undefined) return { result };
+  const system = (cpu1.system - cpu0.system) / wall;
+  return { result, nodeCpu: { total: (cpu1.user - cpu0.user) / wall + system, system } };
+}
+
+// Profile windows in CLOCK_MONOTONIC microseconds, the clock V8's .cpuprofile timestamps use.
+const MONOTONIC_OFFSET_US = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000;
+const marks: { name: string; fromUs: number; toUs: number }[] = [];
+const mark = (name: string, fromMs: number, toMs: number) =>
+  marks.push({ name, fromUs: Math.round(fromMs * 1000 + MONOTONIC_OFFSET_US), toUs: Math.round(toMs * 1000 + MONOTONIC_OFFSET_US) });
+
+function loadRow(label: string, target: number, load: LoadResult, nodeCpu?: NodeCpu, note?: string): Row {
   return {
     label, value: load.perSecond, unit: 'req/s', target, p50Ms: load.p50Ms, p99Ms: load.p99Ms,
     errors: load.errors, nodeCpu, clientCpu: load.clientCpu,
@@ -96,7 +115,7 @@ function loadRow(label: string, target: number, load: LoadResult, nodeCpu?: numb
   };
 }
 
-function transferRow(label: string, target: number, r: TransferResult, nodeCpu?: number): Row {
+function transferRow(label: string, target: number, r: TransferResult, nodeCpu?: NodeCpu): Row {
   const note = `${r.txs} txs in ${r.seconds.toFixed(2)} s over ${r.blocks} blocks; sends alone ${fmtInt(r.load.perSecond)}/s` +
     (r.load.firstError ? `; first error: ${r.load.firstError}` : '');
   return {
@@ -110,6 +129,7 @@ async function benchNode(rows: Row[], only: Set<Workload>): Promise<void> {
   const connections = Math.floor(envInt('BENCH_CONNECTIONS', 16));
   const transfers = Math.floor(envInt('BENCH_TRANSFERS', 2000));
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const devCount = Math.max(10, connections);
   const keys = deriveDevKeys(MNEMONIC, devCount);
 
@@ -117,7 +137,7 @@ async function benchNode(rows: Row[], only: Set<Workload>): Promise<void> {
     `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`${connections} keep-alive connections, ${seconds} s per read workload, ${transfers} transfers per transfer workload`);
 
-  const node = await startBenchNode(nodeFlags, ['--accounts.devCount', String(devCount)]);
+  const node = await startBenchNode(nodeFlags, ['--accounts.devCount', String(devCount), ...nodeArgs]);
   const onSignal = () => {
     void node.stop().then(() => process.exit(130));
   };
@@ -141,6 +161,7 @@ async function benchNode(rows: Row[], only: Set<Workload>): Promise<void> {
       process.stderr.write(`running ${label} …\n`);
       const { result, nodeCpu } = await withNodeCpu(node, () => runLoad({ url: node.url, connections, durationMs, warmupMs, body }));
       rows.push(loadRow(label, target, result, nodeCpu, note));
+      mark(name, result.startedAt, result.startedAt + result.elapsedMs);
     };
 
     const rpcBody = (method: string, params: string) => `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`;
@@ -156,13 +177,21 @@ async function benchNode(rows: Row[], only: Set<Workload>): Promise<void> {
 
     if (only.has('transfers')) {
       const recipient = privateKeyToAddress(keys[devCount - 1]);
-      process.stderr.write(`running ${transfers} sequential raw transfers …\n`);
-      const seq = await withNodeCpu(node, () => benchTransfers(node, [keys[0]], transfers, { recipient }));
-      rows.push(transferRow('raw transfers, sequential', 600, seq.result, seq.nodeCpu));
+      const transfer = async (name: string, label: string, target: number, senders: Uint8Array[], perSender: number) => {
+        process.stderr.write(`running ${label} (${perSender * senders.length} txs) …\n`);
+        try {
+          const r = await withNodeCpu(node, () => benchTransfers(node, senders, perSender, { recipient }));
+          rows.push(transferRow(label, target, r.result, r.nodeCpu));
+          mark(name, r.result.load.startedAt, r.result.load.startedAt + r.result.seconds * 1000);
+        } catch (err) {
+          // Transactions that never get mined are a node failure; the next workload still runs.
+          rows.push({ ...FAILED, label, unit: 'tx/s', target, note: `FAILED: ${(err as Error).message}` });
+          process.exitCode = 1;
+        }
+      };
+      await transfer('transfersSequential', 'raw transfers, sequential', 600, [keys[0]], transfers);
       const perSender = Math.max(1, Math.floor(transfers / connections));
-      process.stderr.write(`running ${perSender * connections} raw transfers, ${connections} in flight …\n`);
-      const par = await withNodeCpu(node, () => benchTransfers(node, keys.slice(0, connections), perSender, { recipient }));
-      rows.push(transferRow(`raw transfers, ${connections} in flight`, 2_000, par.result, par.nodeCpu));
+      await transfer('transfersInFlight', `raw transfers, ${connections} in flight`, 2_000, keys.slice(0, connections), perSender);
     }
   } catch (err) {
     console.error(`bench failed: ${(err as Error).message}\n--- node output ---\n${node.output().slice(-4000)}`);
@@ -206,6 +235,7 @@ async function main(): Promise<void> {
   const only = selectedWorkloads();
   const rows: Row[] = [];
   if (NODE_WORKLOADS.some((w) => only.has(w))) await benchNode(rows, only);
+  if (process.env.BENCH_MARKS) writeFileSync(process.env.BENCH_MARKS, JSON.stringify(marks, null, 1) + '\n');
   console.log('');
   if (rows.length) printTable(rows);
   if (only.has('pow')) await runOptional('pow', 'benchPow');

@@ -11,7 +11,7 @@ import type { BenchNode } from './nodeProcess.js';
 export const CHAIN_ID = 100n;
 export const GAS_PRICE = 20_000_000_000n; // 20 Gsha
 const POLL_MS = 5;
-const MINE_TIMEOUT_MS = 120_000;
+const MINE_TIMEOUT_MS = 60_000;
 
 export interface TransferResult {
   load: LoadResult;
@@ -65,7 +65,9 @@ export async function waitMined(node: BenchNode, addresses: string[], targets: b
     const nonces = await minedNonces(node, addresses);
     if (nonces.every((n, i) => n >= targets[i])) return;
     if (performance.now() > deadline) {
-      throw new Error(`transactions not mined within ${MINE_TIMEOUT_MS / 1000} s (nonces ${nonces.join(',')}, want ${targets.join(',')})`);
+      const pool = await node.rpc('txpool_status').catch((err: Error) => err.message);
+      throw new Error(`transactions not mined within ${MINE_TIMEOUT_MS / 1000} s: mined nonces ${nonces.join(',')}, ` +
+        `want ${targets.join(',')}; txpool_status ${JSON.stringify(pool)}`);
     }
     await Promise.race([node.died, new Promise((r) => setTimeout(r, POLL_MS))]);
   }

@@ -9,7 +9,9 @@ import { helpText } from './config/help.js';
 import { ConfigError } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
 import { McNode, VERSION } from './node.js';
+import { accountCommand } from './accounts/accountCommand.js';
 import { clientVersion } from './version.js';
+import { exportCommand, fixtureCommand, importCommand } from './chainCommands.js';
 
 function banner(node: McNode): string {
   const { config, chain, endpoints } = node;
@@ -22,6 +24,8 @@ function banner(node: McNode): string {
     `mining  ${node.miner.currentMode} (period ${config.mining.period}s), coinbase ${bytesToHex(node.miner.coinbase)}`,
     endpoints.http ? `HTTP    http://${endpoints.http.host}:${endpoints.http.port} (namespaces: ${config.rpc.api.join(',')})` : 'HTTP    disabled',
     endpoints.ipc ? `IPC     ${endpoints.ipc}` : 'IPC     disabled',
+    endpoints.scs ? `SCS     http://${endpoints.scs.host}:${endpoints.scs.port} (rpcdebug at /rpc)` : 'SCS     disabled',
+    ...(endpoints.metrics ? [`metrics http://${endpoints.metrics.host}:${endpoints.metrics.port}/metrics`] : []),
   ];
   if (node.devAccounts.length) {
     lines.push('', `Dev accounts (${node.devAccounts.length}), unlocked, funded in genesis.`);
@@ -80,8 +84,16 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'run':
       return run(inv);
+    case 'account':
+      return accountCommand(inv.args, inv.config);
     case 'init':
       return init(inv);
+    case 'export':
+      return exportCommand(inv);
+    case 'import':
+      return importCommand(inv);
+    case 'fixture':
+      return fixtureCommand(inv);
     default:
       throw new ConfigError(`the ${inv.command} command is not available in this build yet`);
   }

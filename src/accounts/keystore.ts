@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { scrypt as scryptJs } from 'ethereum-cryptography/scrypt.js';
 import { ErrorKind, NodeError, refused } from '../errors.js';
 import { concatBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../encoding/hex.js';
@@ -46,13 +47,25 @@ export interface KeyFile {
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2);
 
 function scrypt(password: Uint8Array, salt: Uint8Array, dklen: number, { n, r, p }: ScryptParams): Promise<Uint8Array> {
-  const memory = 128 * n * r + 128 * r * p;
+  const memory = 128 * r * (n + p + 2);
   if (memory > MAX_SCRYPT_MEMORY) return Promise.reject(refused(`key file scrypt parameters too large (n=${n}, r=${r}, p=${p})`));
-  return new Promise((resolve, reject) =>
-    crypto.scrypt(password, salt, dklen, { N: n, r, p, maxmem: memory + 1024 * 1024 }, (err, key) =>
-      err ? reject(refused(`key file scrypt parameters invalid: ${err.message}`)) : resolve(new Uint8Array(key)),
-    ),
-  );
+  return new Promise<Uint8Array>((resolve, reject) => {
+    try {
+      crypto.scrypt(password, salt, dklen, { N: n, r, p, maxmem: memory + 1024 * 1024 }, (err, key) =>
+        err ? reject(err) : resolve(new Uint8Array(key)),
+      );
+    } catch (err) {
+      reject(err);
+    }
+  }).catch(async () => {
+    // OpenSSL refuses some valid parameters (n ≥ 2^(16·r), e.g. the spec's r=1 vector): compute
+    // those in JavaScript, which yields to the event loop while it works.
+    try {
+      return await scryptJs(password, salt, n, p, r, dklen);
+    } catch (err) {
+      throw refused(`key file scrypt parameters invalid: ${(err as Error).message}`);
+    }
+  });
 }
 
 function pbkdf2(password: Uint8Array, salt: Uint8Array, rounds: number, dklen: number): Promise<Uint8Array> {

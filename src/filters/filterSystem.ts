@@ -8,9 +8,10 @@ import { bytesToBigint } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { limitExceeded, refused } from '../errors.js';
 import {
-  DEFAULT_LOG_LIMITS, blockLogs, bloomMayMatch, checkCriteria, pendingLogs, queryLogs,
-  type LogChain, type LogEntry, type LogLimits, type LogQuery, type PendingSource,
+  DEFAULT_LOG_LIMITS, blockLogs, bloomMatcher, bloomMayMatch, checkCriteria, pendingLogs, queryLogs,
+  type BloomMatcher, type LogChain, type LogEntry, type LogLimits, type LogQuery, type LogSources, type PendingSource,
 } from './logQuery.js';
+import { blockBlooms, type BloomSource } from './blockBlooms.js';
 
 export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
 
@@ -18,6 +19,7 @@ export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
 export type FilterChanges = { kind: 'logs'; logs: LogEntry[] } | { kind: 'hashes'; hashes: Uint8Array[] };
 
 interface HeadSource extends LogChain {
+  getBlockByNumber(number: bigint): Promise<Block | undefined>;
   on(event: 'newHead', listener: (e: { block: Block; receipts: Receipt[] }) => void): unknown;
   off(event: 'newHead', listener: (e: { block: Block; receipts: Receipt[] }) => void): unknown;
 }
@@ -31,6 +33,8 @@ export interface FilterDeps {
   chain: HeadSource;
   pool: PendingTxSource;
   pending: PendingSource;
+  /** header blooms by range (storedBlooms(db) on a node); default: whole blocks from the chain */
+  blooms?: BloomSource;
 }
 
 export interface FilterOptions {
@@ -58,6 +62,7 @@ interface HashFilter extends FilterBase {
 interface LogFilter extends FilterBase {
   kind: 'logs';
   query: LogQuery;
+  matcher: BloomMatcher;
   logs: LogEntry[];
   /** pending transactions whose logs were already delivered (hex hash) */
   deliveredPending: Set<string>;
@@ -74,6 +79,7 @@ export class FilterSystem {
   private readonly limits: LogLimits;
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly sources: LogSources;
 
   private readonly onNewHead = (e: { block: Block; receipts: Receipt[] }) => this.deliverBlock(e.block, e.receipts);
   private readonly onPendingTx = (tx: SignedTx) => {
@@ -89,6 +95,7 @@ export class FilterSystem {
     this.maxBuffered = opts.maxBuffered ?? DEFAULT_MAX_BUFFERED;
     this.limits = opts.limits ?? DEFAULT_LOG_LIMITS;
     this.now = opts.now ?? (() => performance.now());
+    this.sources = { chain: deps.chain, blooms: deps.blooms ?? blockBlooms(deps.chain), pending: deps.pending };
     deps.chain.on('newHead', this.onNewHead);
     deps.pool.on('pendingTx', this.onPendingTx);
     // Expiry is also checked on every access; the sweep only frees memory and stops buffering.
@@ -106,7 +113,7 @@ export class FilterSystem {
     const { fromBlock: from, toBlock: to } = query;
     if (typeof from === 'bigint' && typeof to === 'bigint' && from > to) throw refused('invalid block range: fromBlock > toBlock');
     if (from === 'pending' && to !== 'pending') throw refused('invalid block range: fromBlock > toBlock');
-    return this.install({ kind: 'logs', query, logs: [], deliveredPending: new Set(), lastPoll: this.now() });
+    return this.install({ kind: 'logs', query, matcher: bloomMatcher(query.criteria), logs: [], deliveredPending: new Set(), lastPoll: this.now() });
   }
 
   newBlockFilter(): bigint {
@@ -129,21 +136,21 @@ export class FilterSystem {
   async changes(id: bigint): Promise<FilterChanges> {
     const f = this.live(id);
     f.lastPoll = this.now();
-    if (f.kind !== 'logs') return { kind: 'hashes', hashes: f.hashes.splice(0) };
-    const logs = f.logs.splice(0);
+    if (f.kind !== 'logs') return { kind: 'hashes', hashes: this.drain(f.hashes) };
+    const logs = this.drain(f.logs);
     if (f.query.toBlock === 'pending' && !f.query.blockHash) this.buffer(logs, await this.newPendingLogs(f));
-    return { kind: 'logs', logs };
+    return { kind: 'logs', logs: this.drain(logs) };
   }
 
   /** All logs matching a log filter's query, as mc_getLogs would answer it now. */
   async filterLogs(id: bigint): Promise<LogEntry[]> {
     const f = this.live(id);
     if (f.kind !== 'logs') throw refused('filter is not a log filter (mc_getFilterLogs serves filters made by mc_newFilter)');
-    return queryLogs(this.deps.chain, this.deps.pending, f.query, this.limits);
+    return queryLogs(this.sources, f.query, this.limits);
   }
 
   getLogs(query: LogQuery): Promise<LogEntry[]> {
-    return queryLogs(this.deps.chain, this.deps.pending, query, this.limits);
+    return queryLogs(this.sources, query, this.limits);
   }
 
   /** Stops the sweep timer and the event subscriptions; drops every filter. */
@@ -183,10 +190,16 @@ export class FilterSystem {
     return f;
   }
 
-  /** Appends, keeping only the newest `maxBuffered` items. */
+  /** Appends; trimming to the newest `maxBuffered` waits until twice that, so it costs O(1) per item. */
   private buffer<T>(target: T[], items: T[]): void {
     for (const item of items) target.push(item);
-    if (target.length > this.maxBuffered) target.splice(0, target.length - this.maxBuffered);
+    if (target.length > 2 * this.maxBuffered) target.splice(0, target.length - this.maxBuffered);
+  }
+
+  /** Empties a buffer, answering its newest `maxBuffered` items. */
+  private drain<T>(target: T[]): T[] {
+    const all = target.splice(0);
+    return all.length > this.maxBuffered ? all.slice(all.length - this.maxBuffered) : all;
   }
 
   private deliverBlock(block: Block, receipts: Receipt[]): void {
@@ -198,7 +211,7 @@ export class FilterSystem {
       // For changes, `latest` and `pending` bound nothing; only explicit numbers do.
       if (fromBlock === 'pending' || (typeof fromBlock === 'bigint' && n < fromBlock)) continue;
       if (typeof toBlock === 'bigint' && n > toBlock) continue;
-      if (!bloomMayMatch(block.header.logsBloom, criteria)) continue;
+      if (!bloomMayMatch(block.header.logsBloom, f.matcher)) continue;
       this.buffer(f.logs, blockLogs(block, receipts, criteria));
     }
   }

@@ -2,10 +2,11 @@
 // bloom pre-check, block ranges with tags resolved against the head, and the query limits.
 
 import type { Block, Log, Receipt, SignedTx } from '../chain/types.js';
-import { bloomContains } from '../chain/block.js';
+import { addToBloom } from '../chain/block.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { BlockTag } from '../encoding/hex.js';
 import { limitExceeded, refused } from '../errors.js';
+import type { BloomSource } from './blockBlooms.js';
 
 /** What a log must match: any of `addresses` (empty: any), and per topic position any of its options. */
 export interface LogCriteria {
@@ -51,7 +52,6 @@ export interface LogQuery {
 /** The part of Blockchain a log query reads. */
 export interface LogChain {
   readonly head: Block;
-  getBlockByNumber(number: bigint): Promise<Block | undefined>;
   getBlockByHash(hash: Uint8Array): Promise<Block | undefined>;
   getReceipts(blockHash: Uint8Array): Promise<Receipt[] | undefined>;
 }
@@ -59,6 +59,13 @@ export interface LogChain {
 /** The pending block's transactions and receipts (PendingBlockCache satisfies this). */
 export interface PendingSource {
   get(): Promise<{ transactions: SignedTx[]; receipts: Receipt[] }>;
+}
+
+/** Everything a query reads: the chain, its header blooms by range, the pending block. */
+export interface LogSources {
+  chain: LogChain;
+  blooms: BloomSource;
+  pending: PendingSource;
 }
 
 export function checkCriteria(criteria: LogCriteria, limits: LogLimits): void {
@@ -78,13 +85,31 @@ export function matchesLog(log: Log, criteria: LogCriteria): boolean {
   return true;
 }
 
+/** An item's bloom bits as [byte index, mask] pairs (computed once per query, not per block). */
+type BloomBits = [number, number][];
+
+function bloomBits(item: Uint8Array): BloomBits {
+  const single = new Uint8Array(256);
+  addToBloom(single, item);
+  const bits: BloomBits = [];
+  single.forEach((mask, i) => mask && bits.push([i, mask]));
+  return bits;
+}
+
+/** Per constrained position (address, then each topic), the alternatives' bloom bits. */
+export type BloomMatcher = BloomBits[][];
+
+export function bloomMatcher(criteria: LogCriteria): BloomMatcher {
+  const groups = [criteria.addresses, ...criteria.topics.map((options) => options ?? [])];
+  return groups.filter((g) => g.length > 0).map((g) => g.map(bloomBits));
+}
+
+const hasBits = (bloom: Uint8Array, bits: BloomBits) => bits.every(([i, mask]) => (bloom[i] & mask) === mask);
+
 /** False when the block's bloom proves no log can match, so its receipts need not be read. */
-export function bloomMayMatch(bloom: Uint8Array, criteria: LogCriteria): boolean {
-  if (criteria.addresses.length > 0 && !criteria.addresses.some((a) => bloomContains(bloom, a))) return false;
-  for (const options of criteria.topics) {
-    if (options && options.length > 0 && !options.some((t) => bloomContains(bloom, t))) return false;
-  }
-  return true;
+export function bloomMayMatch(bloom: Uint8Array, criteria: LogCriteria | BloomMatcher): boolean {
+  const matcher = Array.isArray(criteria) ? criteria : bloomMatcher(criteria);
+  return matcher.every((alternatives) => alternatives.some((bits) => hasBits(bloom, bits)));
 }
 
 /** The matching logs of one mined block, with block-wide log indexes. */
@@ -125,7 +150,11 @@ export function resolveRange(fromBlock: BlockTag, toBlock: BlockTag, head: bigin
   const number = (tag: BlockTag): bigint => (tag === 'latest' ? head : tag === 'earliest' ? 0n : tag === 'pending' ? head + 1n : tag);
   const from = number(fromBlock);
   const to = number(toBlock);
-  if (from > to) throw invalidRange();
+  if (from > to) {
+    // A filter may look ahead: an explicit start past the head with an open end finds nothing yet.
+    if (typeof fromBlock === 'bigint' && (toBlock === 'latest' || toBlock === 'pending')) return { from, to: head, pending: false };
+    throw invalidRange();
+  }
   const pending = toBlock === 'pending';
   const minedTo = to > head ? head : to;
   if (minedTo >= from && minedTo - from + 1n > BigInt(limits.maxBlockRange)) {
@@ -139,26 +168,28 @@ function addLogs(out: LogEntry[], entries: LogEntry[], limits: LogLimits): void 
   for (const e of entries) out.push(e);
 }
 
-async function minedBlockLogs(chain: LogChain, block: Block, criteria: LogCriteria): Promise<LogEntry[]> {
-  if (!bloomMayMatch(block.header.logsBloom, criteria)) return [];
-  const receipts = await chain.getReceipts(block.hash);
-  return receipts ? blockLogs(block, receipts, criteria) : [];
+async function minedBlockLogs(chain: LogChain, hash: Uint8Array, criteria: LogCriteria): Promise<LogEntry[]> {
+  const [block, receipts] = await Promise.all([chain.getBlockByHash(hash), chain.getReceipts(hash)]);
+  return block && receipts ? blockLogs(block, receipts, criteria) : [];
 }
 
 /** Runs a query against the chain (and the pending block when the range reaches it). */
-export async function queryLogs(chain: LogChain, pending: PendingSource, query: LogQuery, limits: LogLimits): Promise<LogEntry[]> {
+export async function queryLogs(sources: LogSources, query: LogQuery, limits: LogLimits): Promise<LogEntry[]> {
   checkCriteria(query.criteria, limits);
+  const { chain, blooms, pending } = sources;
   const out: LogEntry[] = [];
   if (query.blockHash) {
     const block = await chain.getBlockByHash(query.blockHash);
     if (!block) throw refused('unknown block');
-    addLogs(out, await minedBlockLogs(chain, block, query.criteria), limits);
+    if (bloomMayMatch(block.header.logsBloom, query.criteria)) addLogs(out, await minedBlockLogs(chain, block.hash, query.criteria), limits);
     return out;
   }
   const range = resolveRange(query.fromBlock, query.toBlock, chain.head.header.number, limits);
-  for (let n = range.from; n <= range.to; n++) {
-    const block = await chain.getBlockByNumber(n);
-    if (block) addLogs(out, await minedBlockLogs(chain, block, query.criteria), limits);
+  const matcher = bloomMatcher(query.criteria);
+  if (range.from <= range.to) {
+    for await (const { hash, logsBloom } of blooms(range.from, range.to)) {
+      if (bloomMayMatch(logsBloom, matcher)) addLogs(out, await minedBlockLogs(chain, hash, query.criteria), limits);
+    }
   }
   if (range.pending) addLogs(out, pendingLogs(await pending.get(), query.criteria).flat(), limits);
   return out;

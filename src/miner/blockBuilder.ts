@@ -11,6 +11,7 @@ import { blockReward } from '../execution/gas.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { WorldState } from '../state/worldState.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
+import { BlockParticipants, type AppliedMoves } from './blockParticipants.js';
 
 export interface BlockHashSource {
   getBlockByNumber(number: bigint): Promise<Block | undefined>;
@@ -33,6 +34,8 @@ export interface BuiltBlock {
   rejected: { tx: SignedTx; reason: TxRejection }[];
   /** state manager holding the block's post-state (its trie writes are in the node store) */
   state: MerkleStateManager;
+  /** system balance moves the block made (see blockParticipants.ts) */
+  moves: AppliedMoves;
 }
 
 export class BlockBuilder {
@@ -40,6 +43,7 @@ export class BlockBuilder {
     private readonly world: WorldState,
     private readonly common: Common,
     private readonly chain: BlockHashSource,
+    readonly participants: BlockParticipants = new BlockParticipants(),
   ) {}
 
   async createEvm(sm: MerkleStateManager): Promise<EVM> {
@@ -88,6 +92,8 @@ export class BlockBuilder {
       transactions.push(tx);
       receipts.push(result.receipt);
     }
+    // System moves (app-chain withdrawals) come after the transactions and before the reward.
+    const moves = await this.participants.applyMoves(sm, number);
     await creditReward(sm, env.miner, blockReward(number));
     const stateRoot = await sm.getStateRoot();
 
@@ -110,6 +116,6 @@ export class BlockBuilder {
       mixHash: new Uint8Array(32),
       nonce: new Uint8Array(8),
     };
-    return { header, transactions, receipts, rejected, state: sm };
+    return { header, transactions, receipts, rejected, state: sm, moves };
   }
 }

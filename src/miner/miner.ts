@@ -149,7 +149,15 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     const header = { ...built.header, nonce: bigintToFixed(found.nonce, 8), mixHash: found.mix };
     const block = blockFromParts(header, built.transactions);
     const ops = [...nodes.drainWrites(), ...this.pool.journalDeletes(built.transactions)];
-    await this.chain.commitBlock(block, built.receipts, ops);
+    // Participants' effects of this block (app-chain records, flush blocks) share its batch.
+    const hook = await this.builder.participants.beforeCommit(block, built.receipts, built.moves);
+    try {
+      await this.chain.commitBlock(block, built.receipts, [...ops, ...hook.ops]);
+    } catch (err) {
+      hook.done(false);
+      throw err;
+    }
+    hook.done(true);
     await this.pool.drop(built.rejected.map((r) => r.tx));
     await this.pool.onNewHead(built.transactions);
     this.emit('sealed', block);

@@ -2,6 +2,7 @@
 // HTTP and IPC hand over raw bytes and write back whatever string comes out. Never rejects.
 
 import { RpcCode, methodNotFound, toRpcError } from './errors.js';
+import { RawJson } from './rawJson.js';
 import { createJaysonInvoker, invokeDirect, type Invoker } from './invoke.js';
 import { MAX_BATCH_ITEMS, MAX_BATCH_RESPONSE_BYTES, MAX_JSON_DEPTH, exceedsDepth } from './jsonLimits.js';
 import type { CallContext, MethodTable, RpcErrorObject, RpcId, RpcMethod, RpcParams } from './types.js';
@@ -16,6 +17,8 @@ export interface DispatcherOptions {
   caseInsensitive?: boolean;
   /** How a validated call reaches its handler; default 'jayson' (the project's stack). */
   invoker?: 'jayson' | 'direct';
+  /** Told of every call to a served method (canonical name, milliseconds, no error): metrics. */
+  onCall?: (method: string, ms: number, ok: boolean) => void;
 }
 
 /** A decoded request: either a call (notify = no reply wanted) or an invalid one. */
@@ -39,6 +42,7 @@ export class Dispatcher {
   private readonly debug: boolean;
   private readonly caseInsensitive: boolean;
   private readonly invoke: Invoker;
+  private readonly onCall: DispatcherOptions['onCall'];
 
   constructor(o: DispatcherOptions) {
     this.methods = o.methods;
@@ -46,6 +50,7 @@ export class Dispatcher {
     this.debug = o.debug ?? false;
     this.caseInsensitive = o.caseInsensitive ?? false;
     this.invoke = o.invoker === 'direct' ? invokeDirect : createJaysonInvoker();
+    this.onCall = o.onCall;
   }
 
   /** Reply body for a request body; undefined when nothing is to be sent (notifications only). */
@@ -87,12 +92,17 @@ export class Dispatcher {
   private async call(request: Decoded, _ctx: CallContext): Promise<string | undefined> {
     if (!request.valid) return errorReply(request.id, INVALID_REQUEST);
     const { id, notify } = request;
+    let found: { name: string; method: RpcMethod } | undefined;
+    const started = this.onCall ? performance.now() : 0;
     try {
-      const found = this.lookup(request.method);
+      found = this.lookup(request.method);
       if (found === undefined) return notify ? undefined : errorReply(id, methodNotFound(request.method));
       const result = await this.invoke(found.method, request.params, found.name);
+      this.onCall?.(found.name, performance.now() - started, true);
       return notify ? undefined : resultReply(id, result, this.debug);
     } catch (err) {
+      // Only served methods are reported, so that callers cannot invent label values.
+      if (found) this.onCall?.(found.name, performance.now() - started, false);
       return notify ? undefined : errorReply(id, toRpcError(err, this.debug));
     }
   }
@@ -143,6 +153,7 @@ function decodeRequest(message: unknown): Decoded {
 }
 
 function resultReply(id: RpcId, result: unknown, debug: boolean): string {
+  if (result instanceof RawJson) return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.text}}`;
   let json: string | undefined;
   try {
     json = JSON.stringify(result);

@@ -23,6 +23,8 @@ export interface TestNode {
   datadir: string;
   url: string;
   ipcPath: string;
+  /** the SCS endpoint (`rpc` variant; rpcdebug at `${scsUrl}/rpc`), when the banner shows one */
+  scsUrl?: string;
   stdout: () => string;
   stderr: () => string;
   /** raw JSON-RPC reply over HTTP */
@@ -69,10 +71,12 @@ export function ipcRequest(ipcPath: string, body: unknown): Promise<RpcReply> {
 export async function startNode(datadir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestNode> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   const hasPort = args.some((a) => a.startsWith('--rpcport'));
+  // The SCS endpoint is on by default (port 8548): tests run side by side, so it binds an ephemeral port.
+  const hasScsPort = args.some((a) => /^--(scsrpcport|scs\.rpcport)/i.test(a));
   // Unix socket paths are limited to ~100 bytes; test datadirs are deep, so sockets go to /tmp.
   const hasIpc = args.some((a) => a.startsWith('--ipc'));
   const ipcArgs = hasIpc ? [] : ['--ipcpath', path.join(os.tmpdir(), `mcnode-${process.pid}-${ipcCounter++}.ipc`)];
-  const proc = spawn(process.execPath, [CLI, '--datadir', datadir, ...(hasPort ? [] : ['--rpcport', '0']), ...ipcArgs, ...args], {
+  const proc = spawn(process.execPath, [CLI, '--datadir', datadir, ...(hasPort ? [] : ['--rpcport', '0']), ...(hasScsPort ? [] : ['--scsrpcport', '0']), ...ipcArgs, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -80,14 +84,15 @@ export async function startNode(datadir: string, args: string[] = [], env: NodeJ
   let err = '';
   proc.stdout!.on('data', (c) => (out += c));
   proc.stderr!.on('data', (c) => (err += c));
-  const started = await new Promise<{ url: string; ipcPath: string }>((resolve, reject) => {
+  const started = await new Promise<{ url: string; ipcPath: string; scsUrl?: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${out}\n${err}`)), 30_000);
     const check = () => {
       const http = /HTTP\s+(http:\/\/\S+)/.exec(out);
       const ipc = /IPC\s+(\/\S+)/.exec(out);
-      if (/HTTP\s+disabled/.test(out) || http) {
+      // The SCS line comes last of the endpoint lines: once it is there, the banner is complete.
+      if ((/HTTP\s+disabled/.test(out) || http) && /\nSCS\s+\S/.test(out)) {
         clearTimeout(timer);
-        resolve({ url: http?.[1] ?? '', ipcPath: ipc?.[1] ?? '' });
+        resolve({ url: http?.[1] ?? '', ipcPath: ipc?.[1] ?? '', scsUrl: /SCS\s+(http:\/\/\S+)/.exec(out)?.[1] });
       }
     };
     proc.stdout!.on('data', check);
@@ -102,6 +107,7 @@ export async function startNode(datadir: string, args: string[] = [], env: NodeJ
     datadir,
     url: started.url,
     ipcPath: started.ipcPath,
+    scsUrl: started.scsUrl,
     stdout: () => out,
     stderr: () => err,
     call: (method, params = []) => postJson(started.url, { jsonrpc: '2.0', id: nextId++, method, params }),

@@ -10,6 +10,7 @@ import {
   DEFAULT_LOG_LIMITS, bloomMayMatch, matchesLog, queryLogs, resolveRange, type LogCriteria, type LogQuery,
 } from '../../../src/filters/logQuery.js';
 import { logsBloom } from '../../../src/chain/block.js';
+import { blockBlooms } from '../../../src/filters/blockBlooms.js';
 import { FakeChain, FakePool, addr, word } from './fakeChain.js';
 
 const A = word(0xa);
@@ -67,7 +68,11 @@ t.test('ranges: tags, order, clamping, the block-range limit', async (t) => {
   t.same(resolveRange('pending', 'pending', 50n, L), { from: 51n, to: 50n, pending: true });
   await rejectsWith(t, () => resolveRange(5n, 4n, 50n, L), 'refused', 'invalid block range: fromBlock > toBlock');
   await rejectsWith(t, () => resolveRange('pending', 'latest', 50n, L), 'refused', 'invalid block range');
-  await rejectsWith(t, () => resolveRange(60n, 'latest', 50n, L), 'refused', 'invalid block range');
+  await rejectsWith(t, () => resolveRange('latest', 49n, 50n, L), 'refused', 'invalid block range');
+  await rejectsWith(t, () => resolveRange(60n, 'earliest', 50n, L), 'refused', 'invalid block range');
+  t.same(resolveRange(60n, 'latest', 50n, L), { from: 60n, to: 50n, pending: false }, 'a start past the head with an open end is empty');
+  t.same(resolveRange(60n, 'pending', 50n, L), { from: 60n, to: 50n, pending: false });
+  t.same(resolveRange(51n, 'pending', 50n, L), { from: 51n, to: 50n, pending: true }, 'the pending block is head + 1');
   t.same(resolveRange(0n, 9_999n, 20_000n, L), { from: 0n, to: 9_999n, pending: false }, '10,000 blocks are allowed');
   await rejectsWith(t, () => resolveRange(0n, 10_000n, 20_000n, L), 'limitExceeded', 'limit exceeded: block range');
   await rejectsWith(t, () => resolveRange('earliest', 'latest', 10_000n, L), 'limitExceeded', 'limit exceeded: block range');
@@ -217,6 +222,7 @@ t.test('buffered changes per filter are bounded (oldest dropped)', async (t) => 
 t.test('queryLogs works on any LogChain', async (t) => {
   const chain = new FakeChain();
   chain.append([[log(addr(1), A)]]);
-  const out = await queryLogs(chain, { get: async () => chain.pendingBlock }, query(crit([])), DEFAULT_LOG_LIMITS);
+  const sources = { chain, blooms: blockBlooms(chain), pending: { get: async () => chain.pendingBlock } };
+  const out = await queryLogs(sources, query(crit([])), DEFAULT_LOG_LIMITS);
   t.equal(out.length, 1);
 });

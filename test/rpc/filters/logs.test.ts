@@ -107,6 +107,7 @@ t.test('ranges across blocks, clamping, blockHash, errors', async (t) => {
   t.same(values(await getLogs({ fromBlock: '0x0', toBlock: '0x2710' })), [1, 2, 3, 4, 5], '10,001 blocks requested, 9 exist');
   t.same(values(await getLogs({ fromBlock: 'earliest', toBlock: 'pending' })), [1, 2, 3, 4, 5], 'empty pending block adds nothing');
   t.same(values(await getLogs({ blockHash: events[1].blockHash })), [2]);
+  t.same(await getLogs({ fromBlock: '0x100' }), [], 'a start past the head with toBlock latest: nothing yet');
   t.same((await node.call('mc_getLogs', [{ fromBlock: '0x6', toBlock: '0x5' }])).error, { code: -32000, message: 'invalid block range: fromBlock > toBlock' });
   t.same((await node.call('mc_getLogs', [{ fromBlock: 'latest', toBlock: '0x2' }])).error, { code: -32000, message: 'invalid block range: fromBlock > toBlock' });
   t.same((await node.call('mc_getLogs', [{ blockHash: '0x' + '12'.repeat(32) }])).error, { code: -32000, message: 'unknown block' });

@@ -1,0 +1,171 @@
+// ScsRPCMethod.* (interface §4.9, the SCS `rpcdebug` variant on `/rpc`): one object of named
+// params, names matched case-insensitively; results with integers as exact JSON numbers.
+// Shapes the sources do not show are ours (docs/scs.md): GetBlock/GetBlocks `{Hash, Header, Txs}`,
+// GetTxpool like scs_getTxpool, GetTxpoolCount `{pending, queued}`, GetDappState 0 or 1.
+
+import { invalidParams, refused } from '../../errors.js';
+import { bytesToHex, decodeAddress, decodeData, decodeHash, decodeQuantity, decodeUint64 } from '../../encoding/hex.js';
+import { AbiError, decodeAbi, encodeAbi, findFunction, type AbiType, type AbiValue } from '../../scs/abi.js';
+import { concatBytes } from '../../encoding/bytes.js';
+import { RawJson, exactJson } from '../rawJson.js';
+import type { RpcMethod, RpcParams } from '../types.js';
+import {
+  blockAt, blockList, directCall, exchangeByAddress, exchangeInfo, infoOf, poolOf, type ScsContext,
+} from './scsQueries.js';
+import { debugBlock, poolShape, scsReceiptResult, scsTransactionResult, type Shape } from './scsFormat.js';
+
+type Named<T> = (value: unknown, name: string) => T;
+type Args = { get<T>(name: string, codec: Named<T>): T; opt<T>(name: string, codec: Named<T>, fallback: T): T };
+
+const address: Named<Uint8Array> = (v, n) => decodeAddress(v, n);
+const hash: Named<Uint8Array> = (v, n) => decodeHash(v, n);
+/** An integer as a JSON number or a QUANTITY string. */
+const integer: Named<bigint> = (v, n) => {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === 'string') return decodeUint64(v, n);
+  throw invalidParams(`invalid argument ${n}: expected a non-negative integer`);
+};
+const small: Named<number> = (v, n) => Number(integer(v, n));
+const list: Named<unknown[]> = (v, n) => {
+  if (!Array.isArray(v)) throw invalidParams(`invalid argument ${n}: expected an array`);
+  return v;
+};
+
+/** Reads members by name, ignoring case; a missing required member is named in the error. */
+function argsOf(params: RpcParams): Args {
+  const members = new Map<string, unknown>();
+  if (!Array.isArray(params)) {
+    for (const [key, value] of Object.entries(params)) members.set(key.toLowerCase(), value);
+  } else if (params.length > 0) {
+    throw invalidParams('invalid params: ScsRPCMethod takes one object of named members');
+  }
+  const value = (name: string) => members.get(name.toLowerCase());
+  return {
+    get(name, codec) {
+      const v = value(name);
+      if (v === undefined || v === null) throw invalidParams(`missing value for required argument ${name}`);
+      return codec(v, name);
+    },
+    opt(name, codec, fallback) {
+      const v = value(name);
+      return v === undefined || v === null ? fallback : codec(v, name);
+    },
+  };
+}
+
+/** A handler over named args whose result is written with exact numbers. */
+const named = (handler: (a: Args) => Shape | Promise<Shape>): RpcMethod => ({
+  handler: async (params) => new RawJson(exactJson(await handler(argsOf(params)))),
+});
+
+export function scsRpcDebugMethods(ctx: ScsContext): Record<string, RpcMethod> {
+  const { scs } = ctx;
+  const chainOf = (a: Args) => scs.chain(a.get('SubChainAddr', address));
+  const page = (a: Args, indexName: string, sizeName: string) => ({ index: a.opt(indexName, small, 0), count: a.opt(sizeName, small, 20) });
+
+  const methods: Record<string, RpcMethod> = {
+    GetScsId: named(() => bytesToHex(scs.scsId)),
+    GetNonce: named(async (a) => Number(await chainOf(a).nextNonce(a.get('Sender', address)))),
+    GetBalance: named((a) => chainOf(a).balanceOf(a.get('Sender', address))),
+    GetBlockNumber: named((a) => Number(chainOf(a).head.header.number)),
+    GetBlock: named(async (a) => {
+      const block = await blockAt(chainOf(a), a.get('number', integer));
+      return block ? debugBlock(block) : null;
+    }),
+    GetBlocks: named(async (a) => (await blockList(chainOf(a), a.get('Start', integer), a.get('End', integer), debugBlock)).blocks),
+    GetSubChainInfo: named((a) => infoOf(chainOf(a), true)),
+    GetTxpool: named(async (a) => poolShape(await poolOf(chainOf(a)))),
+    GetTxpoolCount: named(async (a) => {
+      const content = await poolOf(chainOf(a));
+      const total = (m: Map<string, unknown[]>) => [...m.values()].reduce((n, txs) => n + txs.length, 0);
+      return { pending: total(content.pending), queued: total(content.queued) };
+    }),
+    GetDappState: named((a) => chainOf(a).dappState),
+    GetDappAddrList: named((a) => chainOf(a).dapps.map((d) => bytesToHex(d.address))),
+    GetExchangeInfo: named((a) =>
+      exchangeInfo(scs, chainOf(a), page(a, 'EnteringRecordIndex', 'EnteringRecordSize'), page(a, 'RedeemingRecordIndex', 'RedeemingRecordSize')),
+    ),
+    GetExchangeByAddress: named((a) =>
+      exchangeByAddress(chainOf(a), a.get('Sender', address), [
+        page(a, 'EnterRecordIndex', 'EnterRecordSize'),
+        page(a, 'EnteringRecordIndex', 'EnteringRecordSize'),
+        page(a, 'RedeemRecordIndex', 'RedeemRecordSize'),
+        page(a, 'RedeemingRecordIndex', 'RedeemingRecordSize'),
+      ]),
+    ),
+    GetTransactionByNonce: named(async (a) =>
+      scsTransactionResult(await chainOf(a).findTxByNonce(a.get('Sender', address), a.get('Nonce', integer))),
+    ),
+    GetTransactionByHash: named(async (a) => scsTransactionResult(await chainOf(a).findTx(a.get('Hash', hash)))),
+    GetReceiptByNonce: named(async (a) =>
+      scsReceiptResult(await chainOf(a).findTxByNonce(a.get('Sender', address), a.get('Nonce', integer))),
+    ),
+    GetReceiptByHash: named(async (a) => scsReceiptResult(await chainOf(a).findTx(a.get('Hash', hash)))),
+    AnyCall: named(async (a) => {
+      const chain = chainOf(a);
+      const dapp = a.get('DappAddr', address);
+      const [fn, ...args] = a.get('Params', list);
+      if (typeof fn !== 'string') throw invalidParams('invalid argument Params: the first element must be the function name');
+      const entry = chain.registeredDapp(dapp);
+      if (!entry) throw refused(`Dapp ${bytesToHex(dapp)} is not registered in the DappBase of app chain ${chain.key}`);
+      const abi = abiOrParamsError(() => findFunction(entry.abi, fn, args.length));
+      const values = args.map((arg, i) => abiOrParamsError(() => fromJson(abi.inputs[i], arg)));
+      const input = concatBytes(abi.selector, abiOrParamsError(() => encodeAbi(abi.inputs, values)));
+      const output = await directCall(chain, a.opt('Sender', address, undefined), dapp, input);
+      let decoded: AbiValue[];
+      try {
+        decoded = decodeAbi(abi.outputs, output);
+      } catch (err) {
+        throw refused(`cannot decode the output of ${fn}: ${(err as Error).message}`);
+      }
+      if (decoded.length === 0) return null;
+      return decoded.length === 1 ? toJson(decoded[0]) : decoded.map(toJson);
+    }),
+  };
+  return Object.fromEntries(Object.entries(methods).map(([name, m]) => [`ScsRPCMethod.${name}`, m]));
+}
+
+function abiOrParamsError<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof AbiError) throw invalidParams(`invalid argument Params: ${err.message}`);
+    throw err;
+  }
+}
+
+/** A JSON argument as the ABI type wants it: integers from numbers or decimal/hex strings, bytes from hex. */
+function fromJson(t: AbiType, v: unknown): AbiValue {
+  const where = `invalid argument Params: ${t.name}`;
+  switch (t.kind) {
+    case 'uint':
+    case 'int':
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+      if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
+      if (typeof v === 'string') return decodeQuantity(v, where);
+      throw new AbiError(`${t.name}: expected an integer (number, decimal or hex string)`);
+    case 'bool':
+      if (typeof v === 'boolean') return v;
+      if (v === 'true' || v === 'false') return v === 'true';
+      throw new AbiError('bool: expected true or false');
+    case 'address':
+      return decodeAddress(v, where);
+    case 'fixedBytes':
+    case 'bytes':
+      return decodeData(v, where);
+    case 'string':
+      if (typeof v !== 'string') throw new AbiError('string: expected a string');
+      return v;
+    case 'array':
+      if (!Array.isArray(v)) throw new AbiError(`${t.name}: expected an array`);
+      return v.map((item) => fromJson(t.item, item));
+  }
+}
+
+/** Outputs: integers as decimal strings, addresses and bytes as 0x hex. */
+function toJson(v: AbiValue): Shape {
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Uint8Array) return bytesToHex(v);
+  if (Array.isArray(v)) return v.map(toJson);
+  return v;
+}
