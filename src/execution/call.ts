@@ -78,12 +78,20 @@ export class CallExecutor {
     const gas = req.gas ?? DEFAULT_CALL_GAS;
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
     const caller = new Address(req.from ?? new Uint8Array(20));
+    const target = isCreation ? undefined : new Address(req.to!);
+    // Load what every call touches before the checkpoint: the cache forgets entries first
+    // loaded inside a checkpoint when it reverts, and the next call would walk the trie again.
+    await ctx.sm.getAccount(caller);
+    if (target) {
+      await ctx.sm.getAccount(target);
+      await ctx.sm.getCode(target);
+    }
     await ctx.sm.checkpoint();
     try {
       const result = await ctx.evm.runCall({
         caller,
         origin: caller,
-        to: isCreation ? undefined : new Address(req.to!),
+        to: target,
         value: req.value ?? 0n,
         data,
         gasLimit: gas - intrinsic,

@@ -6,6 +6,7 @@ import { MerkleStateManager, Caches } from '@ethereumjs/statemanager';
 import { Address, ValueEncoding, type Account } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '../encoding/hex.js';
+import { equalBytes } from '../encoding/bytes.js';
 import { Lru, type TrieNodeStore } from './trieNodeStore.js';
 
 export interface AccountView {
@@ -39,14 +40,21 @@ export class WorldState {
     return trie.checkRoot(root);
   }
 
+  private lastRoot: Uint8Array | undefined;
+  private lastReader: Promise<MerkleStateManager> | undefined;
+
   /** A shared read-only state manager for `root`; never checkpoint or write through it. */
   private reader(root: Uint8Array): Promise<MerkleStateManager> {
+    // Most reads are at the head: skip the hex key and the LRU reordering for them.
+    if (this.lastRoot && this.lastReader && equalBytes(this.lastRoot, root)) return this.lastReader;
     const key = bytesToHex(root);
     let sm = this.readers.get(key);
     if (!sm) {
       sm = this.stateManagerAt(root);
       this.readers.set(key, sm);
     }
+    this.lastRoot = root;
+    this.lastReader = sm;
     return sm;
   }
 

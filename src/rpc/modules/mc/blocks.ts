@@ -1,7 +1,9 @@
 // mc_* methods that read blocks, transactions and receipts.
 
 import type { Block } from '../../../chain/types.js';
-import { encodeQuantity, type BlockTag } from '../../../encoding/hex.js';
+import { bytesToHex, encodeQuantity, type BlockTag } from '../../../encoding/hex.js';
+import { Lru } from '../../../state/trieNodeStore.js';
+import { RawJson } from '../../rawJson.js';
 import { blockTag, boolean, hash, method, uint64, withDefault } from '../../params.js';
 import { formatBlock, formatPendingBlock, formatReceipt, formatTransaction } from '../../format.js';
 import type { RpcMethod } from '../../types.js';
@@ -12,9 +14,16 @@ const fullFlag = withDefault(boolean, false);
 export function blockMethods(ctx: McContext): Record<string, RpcMethod> {
   const { chain } = ctx;
 
+  // Mined blocks never change (no reorgs): their reply text is cached.
+  const replies = new Lru<string, RawJson>(256);
   const blockObject = async (block: Block | undefined, full: boolean) => {
     if (!block) return null;
-    return formatBlock(block, (await chain.getTotalDifficulty(block.hash)) ?? 0n, full);
+    const key = bytesToHex(block.hash) + (full ? 'f' : 'h');
+    const cached = replies.get(key);
+    if (cached) return cached;
+    const reply = new RawJson(JSON.stringify(formatBlock(block, (await chain.getTotalDifficulty(block.hash)) ?? 0n, full)));
+    replies.set(key, reply);
+    return reply;
   };
 
   const byTag = async (tag: BlockTag, full: boolean) => {
