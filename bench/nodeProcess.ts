@@ -87,7 +87,11 @@ export async function startBenchNode(nodeFlags: string[], args: string[]): Promi
     rmSync(datadir, { recursive: true, force: true });
     rmSync(ipcPath, { force: true });
   };
-  const cliArgs = ['--datadir', datadir, '--rpcport', '0', '--ipcpath', ipcPath, '--mining.mode', 'instant', '--verbosity', '1'];
+  // The SCS endpoint gets a free port too, so a bench never collides with another node on 8548.
+  const cliArgs = [
+    '--datadir', datadir, '--rpcport', '0', '--scsrpcport', '0', '--ipcpath', ipcPath,
+    '--mining.mode', 'instant', '--verbosity', '1',
+  ];
   const proc: ChildProcess = spawn(process.execPath, [...nodeFlags, CLI, ...cliArgs, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

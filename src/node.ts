@@ -188,6 +188,7 @@ export class McNode {
       globalSlots: config.txpool.globalSlots,
       globalQueue: config.txpool.globalQueue,
       accountQueue: config.txpool.accountQueue,
+      lifetime: config.txpool.lifetime,
       blockGasLimit: () => chain!.head.header.gasLimit,
       accountAt: async (address) => {
         const account = await world.getAccount(chain!.head.header.stateRoot, address);
@@ -207,6 +208,8 @@ export class McNode {
       targetGasLimit: config.mining.targetGasLimit,
       difficulty: difficultyRule(config, chain.genesis),
     });
+    // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
+    chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
     const pending = new PendingBlockCache(db, chain, pool, miner);
     const work = new WorkPackages(db, chain, pool, miner);
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
@@ -413,6 +416,7 @@ export class McNode {
     this.closed = true;
     await this.http?.stop();
     await this.httpStopping;
+    this.pool.close();
     await this.ipc?.stop();
     await this.metricsServer?.stop();
     await this.scsHttp?.stop();

@@ -45,7 +45,7 @@ export function createProgress(opts: ProgressOptions): Progress {
   const rate = (done: number): string => {
     const seconds = (now() - started) / 1000;
     const perSecond = seconds > 0 ? done / seconds : 0;
-    return `${perSecond >= 10 || perSecond === 0 ? Math.round(perSecond) : perSecond.toFixed(1)} blocks/s`;
+    return `${perSecond >= 10 ? Math.round(perSecond) : Number(perSecond.toFixed(1))} blocks/s`;
   };
   const count = (done: number) => (total !== undefined ? `${done}/${total}` : `${done}`);
   const line = (done: number) => `${opts.verb} ${count(done)} blocks (${rate(done)})`;

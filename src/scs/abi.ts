@@ -13,7 +13,9 @@ export type AbiType =
   | { kind: 'array'; item: AbiType; length: number | undefined; name: string };
 
 /** A malformed type, value or encoding; callers turn it into their own error. */
-export class AbiError extends Error {}
+export class AbiError extends Error {
+  override name = 'AbiError';
+}
 
 const WORD = 32;
 

@@ -94,7 +94,7 @@ function positiveInteger(key: string, value: unknown, max?: number): bigint {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) throw new AppChainSpecError(key, 'expected a positive JSON integer');
     n = BigInt(value);
-  } else if (typeof value === 'string') {
+  } else if (typeof value === 'string' && /^0x/i.test(value)) {
     n = field(key, () => decodeQuantity(value, key));
   } else {
     throw new AppChainSpecError(key, 'expected a positive JSON integer');

@@ -8,9 +8,9 @@
 import type { Common } from '@ethereumjs/common';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { EMPTY_TRIE_ROOT } from '../chain/block.js';
-import { contractAddress } from '../chain/transaction.js';
+import { RLP } from '@ethereumjs/rlp';
 import { ConfigError, invalidParams, refused } from '../errors.js';
-import { equalBytes } from '../encoding/bytes.js';
+import { bigintToBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Logger } from '../log.js';
 import type { BalanceMove, BlockParticipant, CommitHook } from '../miner/blockParticipants.js';
@@ -64,14 +64,16 @@ export class ScsService implements BlockParticipant {
       scs.chains.set(chain.key, chain);
       await scs.restoreJournal(chain);
     }
+    // Every declaration is checked before any is created: a bad one leaves nothing behind.
     for (const [i, raw] of declared.entries()) {
       try {
-        await scs.createChain(raw, true);
+        decodeAppChainSpec(raw, { owner: o.defaultOwner, scsId: o.scsId, deriveAddress: () => new Uint8Array(20) });
       } catch (err) {
         if (err instanceof AppChainSpecError) throw new ConfigError(`appChains[${i}].${err.message}`);
         throw err;
       }
     }
+    for (const [i, raw] of declared.entries()) await scs.createChain(raw, () => deriveAddress(o.scsId, 'declared', i));
     if (o.blockPeriod > 0) {
       scs.timer = setInterval(() => scs.schedule(true), o.blockPeriod * 1000);
       scs.timer.unref();
@@ -98,23 +100,24 @@ export class ScsService implements BlockParticipant {
   /** scs_createAppChain: returns the new app chain's address. */
   async create(raw: unknown): Promise<Uint8Array> {
     try {
-      return await this.createChain(raw, false);
+      return await this.createChain(raw);
     } catch (err) {
       if (err instanceof AppChainSpecError) throw invalidParams(`invalid argument 0: field "${err.key}": ${err.reason}`);
       throw err;
     }
   }
 
-  private async createChain(raw: unknown, skipExisting: boolean): Promise<Uint8Array> {
+  /** `declared`: a config entry (derives its address from its index; an existing chain is kept). */
+  private async createChain(raw: unknown, declared?: () => Uint8Array): Promise<Uint8Array> {
     const release = await this.acquire();
     try {
       const spec = decodeAppChainSpec(raw, {
         owner: this.o.defaultOwner,
         scsId: this.o.scsId,
-        deriveAddress: () => this.freeAddress(),
+        deriveAddress: declared ?? (() => this.freeAddress()),
       });
       if (this.chains.has(bytesToHex(spec.address))) {
-        if (skipExisting) return spec.address;
+        if (declared) return spec.address;
         throw refused(`app chain ${bytesToHex(spec.address)} already exists`);
       }
       const stored = { spec, createdAt: this.o.mainHead().header.number, ordinal: this.chains.size };
@@ -131,8 +134,8 @@ export class ScsService implements BlockParticipant {
 
   /** An address derived from the SCS id, unused by any app chain here. */
   private freeAddress(): Uint8Array {
-    for (let n = BigInt(this.chains.size); ; n++) {
-      const address = contractAddress(this.o.scsId, n);
+    for (let n = this.chains.size; ; n++) {
+      const address = deriveAddress(this.o.scsId, 'created', n);
       if (!this.chains.has(bytesToHex(address))) return address;
     }
   }
@@ -288,6 +291,11 @@ export class ScsService implements BlockParticipant {
     this.tail = this.tail.then(() => held);
     return ready;
   }
+}
+
+/** keccak256(rlp([scsId, kind, n]))[12:]: declared chains by config index, created ones by count. */
+function deriveAddress(scsId: Uint8Array, kind: 'declared' | 'created', n: number): Uint8Array {
+  return keccak256(RLP.encode([scsId, new TextEncoder().encode(kind), bigintToBytes(BigInt(n))])).slice(12);
 }
 
 function journalEntry(chain: AppChain, tx: SignedTx): [Uint8Array, Uint8Array] {

@@ -30,6 +30,8 @@ export interface PoolOptions {
   /** state of an account at the current head */
   accountAt: (address: Uint8Array) => Promise<PoolAccountState>;
   blockGasLimit: () => bigint;
+  /** seconds a sender's queued transactions are kept without activity of that sender; 0 = forever */
+  lifetime?: number;
 }
 
 export interface PoolContent {
@@ -49,12 +51,29 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
   private ordered: SignedTx[] | undefined;
   /** bumped on every new head, so an account read that spans one is repeated */
   private headVersion = 0;
+  /** ms of each sender's last admitted or promoted transaction (geth's "beats") */
+  private readonly beats = new Map<string, number>();
+  /** removed by forgetMined without being mined; journal deletion follows in onNewHead */
+  private readonly superseded: SignedTx[] = [];
+  private readonly expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly opts: PoolOptions,
   ) {
     super();
+    const lifetime = opts.lifetime ?? 0;
+    if (lifetime > 0) {
+      const every = Math.min(lifetime, 60) * 1000;
+      // A failed sweep (database closing) is retried by the next one.
+      this.expiryTimer = setInterval(() => void this.expire(Date.now()).catch(() => undefined), every);
+      this.expiryTimer.unref();
+    }
+  }
+
+  /** Stops the expiry timer (node shutdown). */
+  close(): void {
+    clearInterval(this.expiryTimer);
   }
 
   get(hash: Uint8Array): SignedTx | undefined {
@@ -99,6 +118,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
       this.senders.set(key, s);
     }
     const promoted = this.insert(s, key, tx, existing);
+    this.beats.set(key, Date.now());
 
     const ops: BatchOp[] = journal ? [{ type: 'put', key: keys.poolJournal(tx.hash), value: tx.raw }] : [];
     for (const gone of [existing, evicted]) if (gone) ops.push({ type: 'del', key: keys.poolJournal(gone.hash) });
@@ -226,6 +246,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
       if (s) this.mutate(s, () => promoted.push(...s.promote(room)));
       if (s) this.markStalled(s, key);
       else this.stalled.delete(key);
+      this.beats.set(key, Date.now());
     }
     return promoted;
   }
@@ -268,11 +289,11 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
   }
 
   /**
-   * After a new head: forgets mined transactions (synchronously, so a pending block built right
-   * after sees them gone), then rereads the miners' accounts, drops what they can no longer pay
-   * for, and promotes what the freed slots allow.
+   * The synchronous part of a new head: forgets the mined transactions at once. Subscribed to
+   * the chain's announcement ahead of the pending-block cache, so that a pending block built
+   * right after it never sees them. Idempotent.
    */
-  async onNewHead(mined: SignedTx[]): Promise<void> {
+  forgetMined(mined: SignedTx[]): void {
     this.headVersion++;
     const next = new Map<string, bigint>();
     for (const tx of mined) {
@@ -280,10 +301,21 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
       if ((next.get(key) ?? -1n) <= tx.nonce) next.set(key, tx.nonce + 1n);
     }
     const minedHashes = new Set(mined.map((tx) => bytesToHex(tx.hash)));
-    const gone: SignedTx[] = [];
-    for (const [key, nonce] of next) gone.push(...this.advanceSender(key, nonce));
+    for (const [key, nonce] of next) {
+      // A pool transaction at a mined nonce but with another hash (replaced after the block's
+      // work package was handed out) is gone too, and its journal entry must go.
+      for (const tx of this.advanceSender(key, nonce)) if (!minedHashes.has(bytesToHex(tx.hash))) this.superseded.push(tx);
+    }
+  }
 
-    for (const key of next.keys()) {
+  /**
+   * After a new head: forgets mined transactions, rereads the miners' accounts, drops what they
+   * can no longer pay for, and promotes what the freed slots allow.
+   */
+  async onNewHead(mined: SignedTx[]): Promise<void> {
+    this.forgetMined(mined);
+    const gone: SignedTx[] = [];
+    for (const key of new Set(mined.map((tx) => bytesToHex(tx.from)))) {
       const s = this.senders.get(key);
       if (!s) continue;
       const state = await this.opts.accountAt(s.from);
@@ -293,7 +325,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
       gone.push(...this.removeMany(unaffordable));
     }
     const promoted = this.promoteStalled();
-    const dropped = gone.filter((tx) => !minedHashes.has(bytesToHex(tx.hash)));
+    const dropped = [...this.superseded.splice(0), ...gone];
     if (dropped.length) await this.db.batch(this.journalDeletes(dropped));
     this.emitAll('dropped', dropped);
     this.emitAll('pendingTx', promoted);
@@ -308,6 +340,22 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     if (s.txs.size === 0) this.senders.delete(key);
     this.markStalled(s, key);
     return removed;
+  }
+
+  /** Drops the queued transactions of senders idle for longer than `lifetime` (at time `now`, ms). */
+  async expire(now: number): Promise<number> {
+    const lifetime = (this.opts.lifetime ?? 0) * 1000;
+    if (lifetime <= 0) return 0;
+    const old: SignedTx[] = [];
+    for (const [key, s] of this.senders) {
+      if (s.queuedCount > 0 && now - (this.beats.get(key) ?? 0) > lifetime) old.push(...s.queuedList());
+    }
+    for (const key of this.beats.keys()) if (!this.senders.has(key)) this.beats.delete(key);
+    if (old.length === 0) return 0;
+    const removed = this.removeMany(old);
+    await this.db.batch(this.journalDeletes(removed));
+    this.emitAll('dropped', removed);
+    return removed.length;
   }
 
   /** Removes transactions that can never apply (found while building a block). */

@@ -35,13 +35,13 @@ export const scsBlockTag: Codec<bigint | 'earliest' | 'latest'> = (v, i) => {
 };
 
 /** Where a block value is optional and an invalid one means the head (interface §4.2). */
-const lenientTag: Codec<BlockTag | undefined> = (v, i) => {
+const lenientTag = optional<BlockTag | undefined>((v, i) => {
   try {
-    return v === undefined || v === null ? undefined : scsBlockTag(v, i);
+    return scsBlockTag(v, i);
   } catch {
     return undefined;
   }
-};
+});
 
 // --- the rpc variant ---------------------------------------------------------------------
 

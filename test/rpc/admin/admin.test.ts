@@ -28,7 +28,7 @@ t.test('nodeInfo, datadir, peers and vnode values', async (t) => {
   const flags = [
     '--mining.mode', 'off', '--rpcapi', 'mc,net,admin,vnode,chain3',
     '--vnode.address', VNODE_ADDRESS, '--vnode.ip', '10.0.0.7', '--vnode.serviceCfg', 'localhost:50068',
-    '--vnode.showToPublic', 'false', '--vnode.scsService', 'false',
+    '--vnode.showToPublic', 'false', '--scs.enabled', 'false', // vnode_scsService: whether the SCS endpoint runs
   ];
   let node: TestNode = await startNode(datadir, flags);
   t.teardown(() => node.stop());
@@ -56,7 +56,9 @@ t.test('nodeInfo, datadir, peers and vnode values', async (t) => {
   t.equal(await node.rpc('vnode_serviceCfg'), 'localhost:50068');
   t.equal(await node.rpc('vnode_showToPublic'), false);
   t.equal(await node.rpc('vnode_vnodeIP'), '10.0.0.7');
-  t.equal((await node.ipcCall('vnode_vnodeIP')).result, '10.0.0.7');
+  for (const m of ['vnode_address', 'vnode_scsService', 'vnode_serviceCfg', 'vnode_showToPublic', 'vnode_vnodeIP', 'admin_datadir', 'admin_peers']) {
+    t.same((await node.ipcCall(m)).result, await node.rpc(m), `${m} over IPC`);
+  }
 
   const chain3 = new Chain3(new Chain3.providers.HttpProvider(node.url));
   t.same(chain3.admin.nodeInfo, info);
@@ -72,6 +74,8 @@ t.test('nodeInfo, datadir, peers and vnode values', async (t) => {
   t.same(await node.rpc('admin_peers'), [], 'admin_peers lists connected peers only');
   t.equal(await node.rpc('net_peerCount'), '0x0');
   t.equal(await node.rpc('admin_removePeer', [`enode://${PEER_ID}@10.1.2.3:30333`]), true);
+  t.equal((await node.ipcCall('admin_removePeer', [`enode://${PEER_ID}@10.1.2.3:30333`])).result, true);
+  t.same((await node.ipcCall('admin_removePeer', ['enode://x'])).error, { code: -32000, message: 'invalid enode: does not contain node ID' });
   const bad: [string, string][] = [
     [`enode://${PEER_ID}@10.1.2.3`, 'missing port'],
     [`http://${PEER_ID}@10.1.2.3:30303`, 'invalid URL scheme, want "enode"'],
@@ -106,6 +110,11 @@ t.test('vnode defaults: the first dev account', async (t) => {
   // admin is private: not over HTTP unless listed, always over IPC.
   t.same((await node.call('admin_nodeInfo')).error, { code: -32601, message: 'the method admin_nodeInfo does not exist/is not available' });
   t.same((await node.call('admin_addPeer', ['x'])).error?.code, -32601);
+  t.same((await node.call('personal_newAccount', ['x'])).error, {
+    code: -32601, message: 'the method personal_newAccount does not exist/is not available',
+  }, 'personal is not served over HTTP unless listed in --rpcapi');
+  t.equal((await node.call('personal_listAccounts')).error?.code, -32601);
+  t.equal((await node.call('txpool_status')).error, undefined, 'txpool is in the default --rpcapi');
   t.equal(typeof (await node.ipcCall('admin_nodeInfo')).result.id, 'string');
   t.notOk(Object.hasOwn(await node.rpc('rpc_modules'), 'admin'));
   t.ok(Object.hasOwn((await node.ipcCall('rpc_modules')).result, 'admin'));

@@ -135,17 +135,20 @@ t.test('chain3.personal', async (t) => {
 });
 
 t.test('without --allow-insecure-unlock: no unlocking while HTTP runs; personal only where served', async (t) => {
-  const strict = await startNode(t.testdir(), ['--mining.mode', 'instant', '--lightkdf']);
+  const strict = await startNode(t.testdir(), ['--mining.mode', 'instant', '--lightkdf', '--rpcapi', 'mc,personal']);
   t.teardown(() => strict.stop());
-  t.same((await strict.call('personal_newAccount', ['x'])).error, {
-    code: -32601, message: 'the method personal_newAccount does not exist/is not available',
-  }, 'personal is not served over HTTP unless listed in --rpcapi');
-  t.same((await strict.call('personal_listAccounts')).error?.code, -32601);
 
   const address = (await strict.ipcCall('personal_newAccount', ['pw'])).result;
   t.match(address, /^0x[0-9a-f]{40}$/, 'IPC serves personal');
   const forbidden = { code: -32000, message: 'account unlock with HTTP access is forbidden' };
   t.same((await strict.ipcCall('personal_unlockAccount', [address, 'pw', 0])).error, forbidden);
+  t.same((await strict.call('personal_unlockAccount', [address, 'pw', 0])).error, forbidden, 'and over HTTP');
+  t.same((await strict.ipcCall('mc_sendTransaction', [{ from: address, to: DEV[2].address }])).error, AUTH, 'IPC: locked');
+  t.equal((await strict.ipcCall('personal_lockAccount', [address])).result, true);
+  t.equal((await strict.ipcCall('personal_importRawKey', ['cd'.repeat(32), 'k'])).result, '0x' + Buffer.from(
+    (await import('../../../src/accounts/keys.js')).privateKeyToAddress(new Uint8Array(32).fill(0xcd)),
+  ).toString('hex'));
+  t.same((await strict.ipcCall('personal_importRawKey', ['cd'.repeat(32), 'k'])).error, { code: -32000, message: 'account already exists' });
   // One-shot use with the password stays allowed.
   const sig = (await strict.ipcCall('personal_sign', ['0x01', address, 'pw'])).result;
   t.equal((await strict.ipcCall('personal_ecRecover', ['0x01', sig])).result, address);

@@ -246,3 +246,38 @@ t.test('the journal reloads pending and queued transactions and drops stale ones
   t.same(await later.pool.restore((raw) => decodeTransaction(raw, CHAIN_ID)), { restored: 2, dropped: 1 });
   t.same(await journaled(later.db), [txs[1], txs[2]].map((tx) => bytesToHex(tx.hash)).sort());
 });
+
+t.test('queued transactions of an idle sender expire after the lifetime', async (t) => {
+  const { pool, db, events } = await harness(t, { lifetime: 60 });
+  t.teardown(() => pool.close());
+  const a = new Account();
+  const b = new Account();
+  await pool.add(a.tx(0n));
+  await pool.add(a.tx(2n));
+  await pool.add(b.tx(5n));
+  const now = Date.now();
+  t.equal(await pool.expire(now + 30_000), 0, 'not yet');
+  t.equal(await pool.expire(now + 61_000), 2);
+  t.same(pool.counts(), { pending: 1, queued: 0 }, 'pending transactions stay');
+  t.same(events.dropped.sort(), ['2', '5']);
+  t.equal((await journaled(db)).length, 1);
+});
+
+t.test('a mined nonce removes the pool\'s transaction at once, even one that replaced the mined one', async (t) => {
+  const { pool, db, state, events } = await harness(t);
+  const a = new Account();
+  const mined = a.tx(0n, { gasPrice: 20n * GWEI });
+  const replacement = a.tx(0n, { gasPrice: 30n * GWEI });
+  await pool.add(mined);
+  await pool.add(replacement);
+  await pool.add(a.tx(1n));
+  pool.forgetMined([mined]);
+  t.same(nonces(pool.pendingTransactions()), [1], 'synchronously gone');
+  t.same(pool.counts(), { pending: 1, queued: 0 });
+  state.set(bytesToHex(a.address), { nonce: 1n, balance: 1000n * MC });
+  events.dropped.length = 0;
+  await pool.onNewHead([mined]);
+  t.same(events.dropped, ['0'], 'the replacement is reported dropped');
+  t.notOk((await journaled(db)).includes(bytesToHex(replacement.hash)), 'and leaves the journal');
+  t.same(pool.counts(), { pending: 1, queued: 0 });
+});
