@@ -4,7 +4,7 @@
 import t from 'tap';
 import { createRequire } from 'node:module';
 import {
-  AbiError, decodeAbi, encodeAbi, findFunction, functionSelector, parseAbiType, type AbiValue,
+  decodeAbi, encodeAbi, findFunction, functionSelector, parseAbiType, type AbiValue,
 } from '../../../src/scs/abi.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { RawJson, exactJson } from '../../../src/rpc/rawJson.js';
