@@ -11,6 +11,7 @@ import { refused } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
+import { GroupWriter } from '../store/groupWriter.js';
 import { mergeByPrice } from './ordering.js';
 import { SenderTxs } from './senderTxs.js';
 import { checkAccount, checkReplacement, checkStatic, txCost } from './validation.js';
@@ -57,11 +58,15 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
   private readonly superseded: SignedTx[] = [];
   private readonly expiryTimer: NodeJS.Timeout | undefined;
 
+  /** Journal writes of one event-loop turn share a batch. */
+  private readonly journal: GroupWriter;
+
   constructor(
     private readonly db: Database,
     private readonly opts: PoolOptions,
   ) {
     super();
+    this.journal = new GroupWriter(db);
     const lifetime = opts.lifetime ?? 0;
     if (lifetime > 0) {
       const every = Math.min(lifetime, 60) * 1000;
@@ -123,7 +128,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     const ops: BatchOp[] = journal ? [{ type: 'put', key: keys.poolJournal(tx.hash), value: tx.raw }] : [];
     for (const gone of [existing, evicted]) if (gone) ops.push({ type: 'del', key: keys.poolJournal(gone.hash) });
     try {
-      if (ops.length) await this.db.batch(ops);
+      if (ops.length) await this.journal.write(ops);
     } catch (err) {
       // Not journaled, so not acknowledged: take it back out.
       if (this.byHash.get(hashKey) === tx) this.emitAll('dropped', this.removeMany([tx]));
