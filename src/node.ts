@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
 import type { Config } from './config/schema.js';
+import { checkIpcPath } from './config/load.js';
 import { ConfigError, refused } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
@@ -317,6 +318,7 @@ export class McNode {
     }
     if (!config.ipc.disabled) {
       const ipcPath = path.resolve(config.datadir, config.ipc.path);
+      checkIpcPath(ipcPath);
       this.ipc = new IpcRpcServer({ path: ipcPath, dispatcher: new Dispatcher({ methods: this.methods.ipc, debug, onCall: this.rpcStats?.observe }) });
       await this.ipc.start();
       this.endpoints.ipc = ipcPath;

@@ -289,7 +289,7 @@ function checkConsistency(config: Config, settings: Settings): void {
     fail('genesis.config.chainId', Number(genesis.chainId), `chain.chainId (${chain.chainId}), or no chainId`, 'genesis.config');
   }
   if (accounts.unlock.length > 0 && rpc.enabled && !accounts.allowInsecureUnlock) {
-    fail('accounts.unlock', settings.get('accounts.unlock')?.value, 'no accounts to unlock while HTTP RPC is served, unless --allow-insecure-unlock is given');
+    fail('accounts.unlock', settings.get('accounts.unlock')?.value, 'no accounts to unlock while HTTP RPC is served (account unlock with HTTP access is forbidden), unless --allow-insecure-unlock is given');
   }
   if (accounts.password !== undefined && !fs.existsSync(accounts.password)) {
     fail('accounts.password', accounts.password, 'an existing password file');
@@ -305,8 +305,15 @@ function checkConsistency(config: Config, settings: Settings): void {
   });
   // Absolute, so that resolving it again against the datadir changes nothing.
   ipc.path = path.resolve(config.datadir, ipc.path);
-  const length = Buffer.byteLength(ipc.path);
-  if (!ipc.disabled && length > MAX_SOCKET_PATH) {
-    fail('ipc.path', ipc.path, `a socket path of at most ${MAX_SOCKET_PATH} bytes (it resolves to ${length}); use a shorter --ipcpath or --ipcdisable`);
+}
+
+/** Checked when the node starts serving IPC (not for subcommands, which open no socket). */
+export function checkIpcPath(ipcPath: string): void {
+  const length = Buffer.byteLength(ipcPath);
+  if (length > MAX_SOCKET_PATH) {
+    throw new ConfigError(
+      `invalid config value for ipc.path: "${ipcPath}" (expected a socket path of at most ${MAX_SOCKET_PATH} bytes; ` +
+        `it resolves to ${length}): use a shorter --ipcpath or --ipcdisable`,
+    );
   }
 }

@@ -21,11 +21,11 @@ t.test('init writes the genesis of a real-node genesis file', async (t) => {
     alloc: { d814f2ac2c4ca49b33066582e4e97ebae02f2ab9: { balance: '1000000000000000000000' } },
   }));
   const datadir = path.join(dir, 'data');
-  const first = run('init', genesisFile, '--datadir', datadir, '--ipcdisable');
+  const first = run('init', genesisFile, '--datadir', datadir);
   t.equal(first.status, 0, first.stderr);
   const hash = /wrote genesis block (0x[0-9a-f]{64})/.exec(first.stdout)?.[1];
   t.ok(hash);
-  const again = run('init', genesisFile, '--datadir', datadir, '--ipcdisable');
+  const again = run('init', genesisFile, '--datadir', datadir);
   t.equal(again.status, 1);
   t.match(again.stderr, /already holds a chain/);
 
