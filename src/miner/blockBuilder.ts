@@ -9,6 +9,7 @@ import { EMPTY_UNCLES_HASH, encodeReceiptForRoot, orBloom, orderedTrieRoot } fro
 import { applyTransaction, creditReward, type BlockEnv, type TxRejection } from '../execution/executor.js';
 import { blockReward } from '../execution/gas.js';
 import { bytesToHex } from '../encoding/hex.js';
+import { equalBytes } from '../encoding/bytes.js';
 import type { WorldState } from '../state/worldState.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import { BlockParticipants, type AppliedMoves } from './blockParticipants.js';
@@ -64,9 +65,16 @@ export class BlockBuilder {
     });
   }
 
+  /** The post-state of the last block built on the node's own store, with its EVM. */
+  private last: { root: Uint8Array; sm: MerkleStateManager; evm: EVM } | undefined;
+
   async build(parent: Block, candidates: SignedTx[], env: BuildEnv, nodes?: TrieNodeStore): Promise<BuiltBlock> {
-    const sm = await this.world.stateManagerAt(parent.header.stateRoot, nodes);
-    const evm = await this.createEvm(sm);
+    // Building on the block built last (the usual case) keeps its warm caches and EVM; a state
+    // root names exactly one state, so a match means the same state.
+    const reuse = nodes === undefined && this.last !== undefined && equalBytes(this.last.root, parent.header.stateRoot);
+    const sm = reuse ? this.last!.sm : await this.world.stateManagerAt(parent.header.stateRoot, nodes);
+    const evm = reuse ? this.last!.evm : await this.createEvm(sm);
+    this.last = undefined;
     const number = parent.header.number + 1n;
     const blockEnv: BlockEnv = { number, timestamp: env.timestamp, miner: env.miner, difficulty: env.difficulty, gasLimit: env.gasLimit };
     const byzantium = this.common.gteHardfork('byzantium');
@@ -96,6 +104,7 @@ export class BlockBuilder {
     const moves = await this.participants.applyMoves(sm, number);
     await creditReward(sm, env.miner, blockReward(number));
     const stateRoot = await sm.getStateRoot();
+    if (nodes === undefined) this.last = { root: stateRoot, sm, evm };
 
     const bloom = new Uint8Array(256);
     for (const r of receipts) orBloom(bloom, r.logsBloom);

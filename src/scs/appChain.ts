@@ -76,8 +76,7 @@ export class AppChain {
     const n = await deps.store.headNumber(address);
     const head = n === undefined ? undefined : await deps.store.block(address, n);
     if (!head) throw new Error(`database is damaged: app chain ${bytesToHex(address)} has no head block`);
-    const chain = new AppChain(stored, head, await deps.store.dapps(address), await deps.store.records(address), deps);
-    return chain;
+    return new AppChain(stored, head, await deps.store.dapps(address), await deps.store.records(address), deps);
   }
 
   /** A fresh app chain whose genesis is written by `ops`. */

@@ -59,17 +59,6 @@ export class AppTxPool {
     }
   }
 
-  /** Transactions whose nonce is below the sender's state nonce (made stale by a block). */
-  async stale(nonceOf: NonceOf): Promise<SignedTx[]> {
-    const out: SignedTx[] = [];
-    for (const txs of this.bySender.values()) {
-      const first = txs.values().next().value as SignedTx;
-      const next = await nonceOf(first.from);
-      for (const tx of txs.values()) if (tx.nonce < next) out.push(tx);
-    }
-    return out;
-  }
-
   /** The next block's transactions: each sender's gap-free run, senders in arrival order. */
   async executable(nonceOf: NonceOf, limit = APP_BLOCK_TX_LIMIT): Promise<SignedTx[]> {
     const { pending } = await this.content(nonceOf);

@@ -6,9 +6,9 @@
 // One lock orders everything that writes app-chain data.
 
 import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { EMPTY_TRIE_ROOT } from '../chain/block.js';
-import { RLP } from '@ethereumjs/rlp';
 import { ConfigError, invalidParams, refused } from '../errors.js';
 import { bigintToBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
@@ -148,7 +148,7 @@ export class ScsService implements BlockParticipant {
     const release = await this.acquire();
     try {
       chain.pool.check(tx, await chain.nonceOf(tx.from));
-      await this.o.db.put(...journalEntry(chain, tx));
+      await this.o.db.batch([appOps.journal(chain.address, tx)]);
       chain.pool.add(tx);
     } finally {
       release();
@@ -296,10 +296,4 @@ export class ScsService implements BlockParticipant {
 /** keccak256(rlp([scsId, kind, n]))[12:]: declared chains by config index, created ones by count. */
 function deriveAddress(scsId: Uint8Array, kind: 'declared' | 'created', n: number): Uint8Array {
   return keccak256(RLP.encode([scsId, new TextEncoder().encode(kind), bigintToBytes(BigInt(n))])).slice(12);
-}
-
-function journalEntry(chain: AppChain, tx: SignedTx): [Uint8Array, Uint8Array] {
-  const op = appOps.journal(chain.address, tx);
-  if (op.type !== 'put') throw new Error('journal entry must be a put');
-  return [op.key, op.value];
 }

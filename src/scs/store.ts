@@ -3,7 +3,6 @@
 //   c addr                    → spec, creation main-chain block, ordinal
 //   H addr                    → head block number (8 bytes)
 //   b addr number(8)          → block: [header, [[raw tx, sender]…], [receipt…]]
-//   k addr blockHash          → block number
 //   t addr txHash             → [block number, index]
 //   n addr sender nonce(8)    → tx hash
 //   j addr txHash             → [raw tx, sender]: acknowledged, not yet in a block (journal)
@@ -83,7 +82,6 @@ export const appKeys = {
   chains: () => prefixRange(tag('c')),
   head: (chain: Uint8Array) => tag('H', chain),
   block: (chain: Uint8Array, n: bigint) => tag('b', chain, num(n)),
-  blockHash: (chain: Uint8Array, hash: Uint8Array) => tag('k', chain, hash),
   tx: (chain: Uint8Array, txHash: Uint8Array) => tag('t', chain, txHash),
   nonce: (chain: Uint8Array, sender: Uint8Array, nonce: bigint) => tag('n', chain, sender, num(nonce)),
   journal: (chain: Uint8Array, txHash: Uint8Array) => tag('j', chain, txHash),
@@ -149,7 +147,6 @@ export const appOps = {
     const n = b.header.number;
     const ops = [
       put(appKeys.block(chain, n), RLP.encode([encodeHeader(b.header), b.transactions.map((tx) => [tx.raw, tx.from]), b.receipts.map(encodeReceipt)])),
-      put(appKeys.blockHash(chain, b.hash), num(n)),
       put(appKeys.head(chain), num(n)),
     ];
     b.transactions.forEach((tx, index) => {
@@ -197,11 +194,6 @@ export class AppStore {
       transactions: txs.map(([raw, from]) => decodeTrustedTransaction(raw, from)),
       receipts: receipts.map(decodeReceipt),
     };
-  }
-
-  async blockNumberOf(chain: Uint8Array, hash: Uint8Array): Promise<bigint | undefined> {
-    const stored = await this.db.get(appKeys.blockHash(chain, hash));
-    return stored && bytesToBigint(stored);
   }
 
   async txLocation(chain: Uint8Array, txHash: Uint8Array): Promise<{ number: bigint; index: number } | undefined> {

@@ -9,6 +9,7 @@ import { AbiError, decodeAbi, encodeAbi, findFunction, type AbiType, type AbiVal
 import { concatBytes } from '../../encoding/bytes.js';
 import { RawJson, exactJson } from '../rawJson.js';
 import type { RpcMethod, RpcParams } from '../types.js';
+import type { AppChain } from '../../scs/appChain.js';
 import {
   blockAt, blockList, directCall, exchangeByAddress, exchangeInfo, infoOf, poolOf, type ScsContext,
 } from './scsQueries.js';
@@ -101,28 +102,31 @@ export function scsRpcDebugMethods(ctx: ScsContext): Record<string, RpcMethod> {
       scsReceiptResult(await chainOf(a).findTxByNonce(a.get('Sender', address), a.get('Nonce', integer))),
     ),
     GetReceiptByHash: named(async (a) => scsReceiptResult(await chainOf(a).findTx(a.get('Hash', hash)))),
-    AnyCall: named(async (a) => {
-      const chain = chainOf(a);
-      const dapp = a.get('DappAddr', address);
-      const [fn, ...args] = a.get('Params', list);
-      if (typeof fn !== 'string') throw invalidParams('invalid argument Params: the first element must be the function name');
-      const entry = chain.registeredDapp(dapp);
-      if (!entry) throw refused(`Dapp ${bytesToHex(dapp)} is not registered in the DappBase of app chain ${chain.key}`);
-      const abi = abiOrParamsError(() => findFunction(entry.abi, fn, args.length));
-      const values = args.map((arg, i) => abiOrParamsError(() => fromJson(abi.inputs[i], arg)));
-      const input = concatBytes(abi.selector, abiOrParamsError(() => encodeAbi(abi.inputs, values)));
-      const output = await directCall(chain, a.opt('Sender', address, undefined), dapp, input);
-      let decoded: AbiValue[];
-      try {
-        decoded = decodeAbi(abi.outputs, output);
-      } catch (err) {
-        throw refused(`cannot decode the output of ${fn}: ${(err as Error).message}`);
-      }
-      if (decoded.length === 0) return null;
-      return decoded.length === 1 ? toJson(decoded[0]) : decoded.map(toJson);
-    }),
+    AnyCall: named((a) =>
+      anyCall(chainOf(a), a.get('DappAddr', address), a.opt('Sender', address, undefined), a.get('Params', list)),
+    ),
   };
   return Object.fromEntries(Object.entries(methods).map(([name, m]) => [`ScsRPCMethod.${name}`, m]));
+}
+
+/** Calls a registered Dapp's function by name with JSON arguments; decodes what it returns. */
+async function anyCall(chain: AppChain, dapp: Uint8Array, sender: Uint8Array | undefined, params: unknown[]): Promise<Shape> {
+  const [fn, ...args] = params;
+  if (typeof fn !== 'string') throw invalidParams('invalid argument Params: the first element must be the function name');
+  const entry = chain.registeredDapp(dapp);
+  if (!entry) throw refused(`Dapp ${bytesToHex(dapp)} is not registered in the DappBase of app chain ${chain.key}`);
+  const abi = abiOrParamsError(() => findFunction(entry.abi, fn, args.length));
+  const values = args.map((arg, i) => abiOrParamsError(() => fromJson(abi.inputs[i], arg)));
+  const input = concatBytes(abi.selector, abiOrParamsError(() => encodeAbi(abi.inputs, values)));
+  const output = await directCall(chain, sender, dapp, input);
+  let decoded: AbiValue[];
+  try {
+    decoded = decodeAbi(abi.outputs, output);
+  } catch (err) {
+    throw refused(`cannot decode the output of ${fn}: ${(err as Error).message}`);
+  }
+  if (decoded.length === 0) return null;
+  return decoded.length === 1 ? toJson(decoded[0]) : decoded.map(toJson);
 }
 
 function abiOrParamsError<T>(fn: () => T): T {

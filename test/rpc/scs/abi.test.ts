@@ -8,6 +8,7 @@ import {
 } from '../../../src/scs/abi.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { RawJson, exactJson } from '../../../src/rpc/rawJson.js';
+import { Dispatcher } from '../../../src/rpc/dispatch.js';
 import { contract } from '../../helpers/abi.js';
 
 const coder = createRequire(import.meta.url)('chain3/lib/solidity/coder');
@@ -60,4 +61,14 @@ t.test('exactJson writes bigints as exact numbers and leaves the rest to JSON', 
   t.equal(exactJson(value), '{"a":123456789012345678901234567890,"b":[1,"x",null,true],"d":{"e":0},"f":{"g":1}}');
   t.equal(exactJson('a"b'), '"a\\"b"');
   t.equal(exactJson([undefined]), '[null]');
+});
+
+t.test('the dispatcher writes a RawJson result verbatim, alone and in a batch', async (t) => {
+  const methods = new Map([['big', { handler: () => new RawJson(exactJson({ n: 2n ** 70n })) }]]);
+  const dispatcher = new Dispatcher({ methods });
+  t.equal(await dispatcher.handle('{"jsonrpc":"2.0","id":1,"method":"big"}', { transport: 'http' }), '{"jsonrpc":"2.0","id":1,"result":{"n":1180591620717411303424}}');
+  t.equal(
+    await dispatcher.handle('[{"jsonrpc":"2.0","id":"a","method":"big"}]', { transport: 'http' }),
+    '[{"jsonrpc":"2.0","id":"a","result":{"n":1180591620717411303424}}]',
+  );
 });

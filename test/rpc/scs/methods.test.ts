@@ -198,3 +198,13 @@ t.test('scs_createAppChain: derived and given addresses, defaults, refusals nami
   const any = await scs.call('scs_directCall', [{ to: given, dappAddr: receipt.contractAddress, data: callData('get()') }]);
   t.equal(any.result, '0x' + '0'.repeat(64));
 });
+
+t.test('scs.blockPeriod adds interval blocks without transactions', async (t) => {
+  const ticking = await startNode(t.testdir(), ['--mining.mode', 'off', '--scs.blockPeriod', '1', '--appChains', JSON.stringify([{ address: CHAIN }])]);
+  t.teardown(() => ticking.stop());
+  const tickScs = scsOf(ticking);
+  await waitFor(async () => Number(await tickScs.rpc('scs_getBlockNumber', [CHAIN])) >= 2, 'two interval blocks');
+  const block = await tickScs.rpc('scs_getBlock', [CHAIN, '0x2']);
+  t.same(block.transactions, []);
+  t.equal(block.parentHash, (await tickScs.rpc('scs_getBlock', [CHAIN, '0x1'])).hash);
+});
