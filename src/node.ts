@@ -229,6 +229,10 @@ export class McNode {
       chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice,
       decodeRaw: (raw) => decodeTransaction(raw, chainId),
       submit,
+      appChainNonce: async (appChain, from) => {
+        if (!scs) throw refused('app-chain transactions (shardingFlag 1-3) need the SCS service');
+        return scs.chain(appChain).nextNonce(from);
+      },
     };
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => 0 };
     // Handlers run only once the node exists; they reach its HTTP endpoint through `self`.
@@ -305,7 +309,8 @@ export class McNode {
     miner.on('error', (err) => log.error('mining failed', { error: err.message }));
     await node.startRpc();
     await node.startMetrics();
-    vnode.scsService = await node.startScs();
+    // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
+    vnode.scsService = (await node.startScs()) && config.vnode.scsService;
     miner.start();
     return node;
   }

@@ -246,7 +246,7 @@ export const schema: Schema = {
     ip: opt(host, '127.0.0.1', 'IP reported by vnode_serviceCfg and vnode_showToPublic'),
     serviceCfg: opt(serviceAddress, ':50062', 'service address reported by vnode_serviceCfg'),
     showToPublic: opt(bool, true, 'value of vnode_showToPublic'),
-    scsService: opt(bool, true, 'value of vnode_scsService'),
+    scsService: opt(bool, true, 'advertise the SCS service in vnode_scsService (true only while the SCS endpoint runs)'),
   },
   metrics: {
     enabled: opt(bool, false, 'serve metrics over HTTP', ['metrics']),

@@ -38,5 +38,4 @@ export const keys = {
   poolJournal: (txHash: Uint8Array) => concatBytes(P.poolJournal, txHash),
   poolJournalRange: { gte: P.poolJournal, lt: concatBytes(P.poolJournal, new Uint8Array(33).fill(0xff)) },
   app: (sub: Uint8Array) => concatBytes(P.app, sub),
-  appRange: (sub: Uint8Array) => ({ gte: concatBytes(P.app, sub), lt: concatBytes(P.app, sub, Uint8Array.of(0xff, 0xff, 0xff, 0xff)) }),
 };

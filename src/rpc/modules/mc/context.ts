@@ -27,6 +27,8 @@ export interface McContext {
   decodeRaw: (raw: Uint8Array) => SignedTx;
   /** hands a signed transaction to the pool (or the SCS for app-chain flags); resolves once journaled */
   submit: (tx: SignedTx) => Promise<void>;
+  /** next nonce of `from` on an app chain (transactions with shardingFlag 1–3 use it) */
+  appChainNonce: (appChain: Uint8Array, from: Uint8Array) => Promise<bigint>;
 }
 
 export type ResolvedBlock = { kind: 'mined'; block: Block } | { kind: 'pending'; pending: PendingBlock };

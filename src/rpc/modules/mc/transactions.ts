@@ -45,7 +45,11 @@ export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
   async function fill(req: TxRequest): Promise<TxFields> {
     if (!req.from) throw refused('missing from address');
     let nonce = req.nonce;
-    if (nonce === undefined) {
+    const appChainTx = req.shardingFlag !== undefined && req.shardingFlag !== 0n;
+    if (nonce === undefined && appChainTx) {
+      if (!req.to) throw refused('an app-chain transaction needs `to` (the app chain address)');
+      nonce = await ctx.appChainNonce(req.to, req.from);
+    } else if (nonce === undefined) {
       const account = await ctx.world.getAccount(ctx.chain.head.header.stateRoot, req.from);
       nonce = ctx.pool.pendingNonce(req.from, account?.nonce ?? 0n);
     }
@@ -55,7 +59,8 @@ export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
       nonce,
       syscnt: 0n,
       gasPrice: req.gasPrice ?? ctx.gasPrice(),
-      gas: req.gas ?? DEFAULT_SEND_GAS,
+      // App-chain transactions pay no gas (design §9); the real tools send 0.
+      gas: req.gas ?? (appChainTx ? 0n : DEFAULT_SEND_GAS),
       to: req.to ?? null,
       value: req.value ?? 0n,
       data: payload,
