@@ -290,6 +290,13 @@ export class McNode {
       http: buildMethodTable(...common_modules, rpcModules(httpApis)),
       ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES)),
     };
+    // Closing the HTTP endpoint from a request on it would lock every HTTP client out (and a
+    // client walking the method list would take the node off the air): over HTTP it is refused.
+    methods.http.set('admin_stopRPC', {
+      handler: () => {
+        throw refused('admin_stopRPC closes the HTTP endpoint: call it over IPC');
+      },
+    });
 
     const node = new McNode(config, db, chain, world, pool, miner, wallet, methods, log);
     self = node;

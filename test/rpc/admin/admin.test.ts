@@ -130,8 +130,10 @@ t.test('one HTTP endpoint: startRPC / stopRPC', async (t) => {
   const chain3 = new Chain3(new Chain3.providers.HttpProvider(node.url));
   t.throws(() => chain3.admin.startRPC('127.0.0.1', 8545, '', 'mc'), /HTTP RPC already running on/);
 
-  // Stopped over HTTP itself: the reply still arrives, then the endpoint is gone.
-  t.equal((await node.call('admin_stopRPC')).result, true, 'the reply arrives');
+  // Not over HTTP itself (that would lock every HTTP client out); over IPC it closes the endpoint.
+  t.same((await node.call('admin_stopRPC')).error, { code: -32000, message: 'admin_stopRPC closes the HTTP endpoint: call it over IPC' });
+  t.equal(await node.rpc('mc_blockNumber') !== undefined, true, 'HTTP still answers');
+  t.equal((await node.ipcCall('admin_stopRPC')).result, true);
   await waitFor(() => postJson(node.url, { jsonrpc: '2.0', id: 1, method: 'mc_blockNumber', params: [] }).then(() => false, () => true), 'endpoint closed');
   t.same((await node.ipcCall('admin_stopRPC')).error, { code: -32000, message: 'HTTP RPC not running' });
 
@@ -161,7 +163,8 @@ t.test('one HTTP endpoint: startRPC / stopRPC', async (t) => {
   t.equal((await node.ipcCall('admin_startRPC', ['127.0.0.1', port, null, 'admin,mc'])).result, true);
   const again = new Chain3(new Chain3.providers.HttpProvider(url));
   t.equal(again.mc.blockNumber, 0);
-  t.equal(again.admin.stopRPC(), true);
+  t.throws(() => again.admin.stopRPC(), /call it over IPC/, 'chain3 over HTTP cannot close its own endpoint');
+  t.equal((await node.ipcCall('admin_stopRPC')).result, true);
 
   // A port in use is reported, and nothing is left running.
   const blocker = net.createServer();
