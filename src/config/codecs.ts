@@ -2,6 +2,8 @@
 // from a flag or an environment variable) into its typed form, or throws BadValue saying what
 // was expected. The loader adds the key, the value and where it came from.
 
+import type { GenesisAlloc } from '../blockchain/genesis.js';
+
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /** Thrown by a codec; the loader adds the key, the value and where the value came from. */
@@ -231,12 +233,7 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null
 
 // ---- genesis alloc (the real node's format) ----
 
-export interface GenesisAccount {
-  balance: bigint;
-  code?: Uint8Array;
-  storage?: Map<bigint, bigint>;
-  nonce?: bigint;
-}
+export type GenesisAccount = GenesisAlloc;
 
 const U64 = (1n << 64n) - 1n;
 const U256 = (1n << 256n) - 1n;

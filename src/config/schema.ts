@@ -3,6 +3,7 @@
 // Flags (`--section.key`), environment names (`MCNODE_SECTION_KEY`), `--help` and the defaults
 // of config/devnet.json are all derived from this table.
 
+import type { GenesisSpec } from '../blockchain/genesis.js';
 import { validateMnemonic } from 'ethereum-cryptography/bip39/index.js';
 import { wordlist } from 'ethereum-cryptography/bip39/wordlists/english.js';
 import {
@@ -26,18 +27,9 @@ export const RPC_NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal
 export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
 
 /** The main chain's genesis block, decoded (design §2). */
-export interface Genesis {
+export interface Genesis extends GenesisSpec {
   /** `config.chainId` of a real-node genesis file, when it has one */
   chainId?: bigint;
-  nonce: bigint;
-  timestamp: bigint;
-  extraData: Uint8Array;
-  gasLimit: bigint;
-  difficulty: bigint;
-  mixHash: Uint8Array;
-  coinbase: Uint8Array;
-  /** keyed by lower-case `0x` address */
-  alloc: Map<string, GenesisAccount>;
 }
 
 /** The loaded configuration: typed values only (bigint, Uint8Array), no hex strings. */
