@@ -8,6 +8,7 @@ import type { Config } from './config/schema.js';
 import { checkIpcPath } from './config/load.js';
 import { ConfigError, refused } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
+import { keccak256 } from './encoding/bytes.js';
 import { Database } from './store/database.js';
 import { TrieNodeStore } from './state/trieNodeStore.js';
 import { WorldState } from './state/worldState.js';
@@ -78,6 +79,7 @@ export interface DevAccount {
 export function createCommon(config: Config): Common {
   return createCustomCommon({ chainId: Number(config.chain.chainId), name: 'mcnode' }, Mainnet, {
     hardfork: config.chain.hardfork,
+    customCrypto: { keccak256 }, // the EVM's SHA3 and the state manager's code hashes
   });
 }
 

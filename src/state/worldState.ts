@@ -6,7 +6,7 @@ import { MerkleStateManager, Caches } from '@ethereumjs/statemanager';
 import { Address, ValueEncoding, type Account } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '../encoding/hex.js';
-import { equalBytes } from '../encoding/bytes.js';
+import { equalBytes, keccak256 } from '../encoding/bytes.js';
 import { Lru, type TrieNodeStore } from './trieNodeStore.js';
 
 export interface AccountView {
@@ -25,7 +25,10 @@ export class WorldState {
   ) {}
 
   async trieAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerklePatriciaTrie> {
-    return createMPT({ db: nodes, root, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes });
+    // The hash function serves node hashing and key hashing alike (storage tries inherit it).
+    return createMPT({
+      db: nodes, root, useKeyHashing: true, useKeyHashingFunction: keccak256, valueEncoding: ValueEncoding.Bytes,
+    });
   }
 
   /** A fresh, writable state manager on `root` (block building, calls). */

@@ -14,10 +14,15 @@ export interface MinerControl {
 }
 
 const MAX_EXTRA = 32;
+/** Most worker threads miner_start may ask for: each is a V8 isolate, and a huge count exhausts memory. */
+export const MAX_RPC_MINER_THREADS = 64;
 
 export function minerMethods(ctl: MinerControl): Record<string, RpcMethod> {
   return {
     miner_start: method([optional(count)], (threads) => {
+      if (threads !== undefined && threads > MAX_RPC_MINER_THREADS) {
+        throw invalidParams(`invalid argument 0: at most ${MAX_RPC_MINER_THREADS} threads`);
+      }
       if (threads !== undefined && threads > 0) ctl.setThreads(threads);
       ctl.miner.setMode(ctl.localMode);
       return true;

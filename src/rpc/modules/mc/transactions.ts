@@ -5,7 +5,7 @@ import { refused } from '../../../errors.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
 import type { CallRequest } from '../../../execution/call.js';
 import {
-  address, blockTag, data, member, method, objectParam, quantity, withDefault, type Codec,
+  address, blockTag, data, member, method, objectParam, quantity, uint64, withDefault, type Codec,
 } from '../../params.js';
 import type { RpcMethod } from '../../types.js';
 import { resolveState, type McContext } from './context.js';
@@ -27,11 +27,11 @@ export const txRequest: Codec<TxRequest> = (v, i) => {
   return {
     from: member(o, 'from', address, i),
     to: member(o, 'to', address, i),
-    gas: member(o, 'gas', quantity, i),
+    gas: member(o, 'gas', uint64, i),
     gasPrice: member(o, 'gasPrice', quantity, i),
     value: member(o, 'value', quantity, i),
     data: input,
-    nonce: member(o, 'nonce', quantity, i),
+    nonce: member(o, 'nonce', uint64, i),
     shardingFlag: member(o, 'shardingFlag', quantity, i),
     via: member(o, 'via', address, i) ?? member(o, 'Via', address, i),
     dappAddr: member(o, 'dappAddr', address, i),
