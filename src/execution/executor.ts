@@ -3,7 +3,8 @@
 
 import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_NULL } from '@ethereumjs/util';
+import { equalBytes } from '../encoding/bytes.js';
 import type { Log, Receipt, SignedTx } from '../chain/types.js';
 import { logsBloom } from '../chain/block.js';
 import { intrinsicGas } from './gas.js';
@@ -61,6 +62,10 @@ export async function applyTransaction(
   const upfront = tx.gas * tx.gasPrice;
   if (account.balance < upfront + tx.value) return { ok: false, reason: 'insufficient funds for gas * price + value' };
 
+  if (!isCreation && (await isPlainAccount(sm, tx.to!))) {
+    return applyTransfer(sm, tx, env, gasUsedBefore, intrinsic, evm.common.gteHardfork('spuriousDragon'));
+  }
+
   await sm.checkpoint();
   account.balance -= upfront;
   await sm.putAccount(sender, account);
@@ -101,6 +106,56 @@ export async function applyTransaction(
     logs,
     logsBloom: logsBloom(logs),
     contractAddress: isCreation && !exec.exceptionError && result.createdAddress ? result.createdAddress.bytes : null,
+  };
+  return { ok: true, receipt, gasUsed };
+}
+
+/** Precompiles (Ethereum's 1–8, MOAC's 9–14 and 101) and the other low addresses go through the EVM. */
+function isLowAddress(address: Uint8Array): boolean {
+  for (let i = 0; i < 18; i++) if (address[i] !== 0) return false;
+  return true;
+}
+
+/** An address without code, where a call runs nothing: the EVM is not needed. */
+async function isPlainAccount(sm: MerkleStateManager, to: Uint8Array): Promise<boolean> {
+  if (isLowAddress(to)) return false;
+  const account = await sm.getAccount(new Address(to));
+  return account === undefined || equalBytes(account.codeHash, KECCAK256_NULL);
+}
+
+/**
+ * A call to an account without code, without the EVM: the sender pays the intrinsic gas and the
+ * value, the recipient receives the value, the miner the fee. The same state as the EVM gives
+ * (a zero-value transfer to a missing account creates nothing after spuriousDragon, EIP-161).
+ */
+async function applyTransfer(
+  sm: MerkleStateManager,
+  tx: SignedTx,
+  env: BlockEnv,
+  gasUsedBefore: bigint,
+  gasUsed: bigint,
+  eip161: boolean,
+): Promise<ApplyResult> {
+  const sender = new Address(tx.from);
+  const from = (await sm.getAccount(sender))!;
+  from.nonce += 1n;
+  from.balance -= gasUsed * tx.gasPrice + tx.value;
+  await sm.putAccount(sender, from);
+  const recipient = new Address(tx.to!);
+  const to = await sm.getAccount(recipient);
+  if (to !== undefined || tx.value > 0n || !eip161) {
+    const account = to ?? new Account();
+    account.balance += tx.value;
+    await sm.putAccount(recipient, account);
+  }
+  await creditReward(sm, env.miner, gasUsed * tx.gasPrice);
+  const receipt: Receipt = {
+    status: 1,
+    cumulativeGasUsed: gasUsedBefore + gasUsed,
+    gasUsed,
+    logs: [],
+    logsBloom: new Uint8Array(256),
+    contractAddress: null,
   };
   return { ok: true, receipt, gasUsed };
 }
