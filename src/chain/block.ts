@@ -2,7 +2,6 @@
 // roots, logs bloom.
 
 import { RLP } from '@ethereumjs/rlp';
-import { createMPT } from '@ethereumjs/mpt';
 import { bigintToBytes, bytesToBigint, keccak256 } from '../encoding/bytes.js';
 import type { Block, Header, Log, Receipt, SignedTx } from './types.js';
 
@@ -81,12 +80,66 @@ export function blockFromParts(header: Header, transactions: SignedTx[]): Block 
   return { header, hash: headerHash(header), transactions, size: encodeBlock(header, transactions).length };
 }
 
-/** Root of a trie keyed by RLP(index), as geth builds transaction and receipt roots. */
-export async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
+/**
+ * Root of a trie keyed by RLP(index), as geth builds transaction and receipt roots. Built directly
+ * from the sorted keys (RLP index keys are prefix-free, so branches never hold values); this is
+ * the same root a Merkle Patricia trie gives, without building one per block.
+ */
+export function orderedTrieRoot(values: Uint8Array[]): Uint8Array {
   if (values.length === 0) return EMPTY_TRIE_ROOT;
-  const trie = await createMPT({ useKeyHashingFunction: keccak256 });
-  for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]);
-  return trie.root();
+  const items = values
+    .map((value, i) => ({ path: toNibbles(RLP.encode(i)), value }))
+    .sort((a, b) => compareNibbles(a.path, b.path));
+  return keccak256(RLP.encode(trieNode(items, 0)));
+}
+
+type Item = { path: number[]; value: Uint8Array };
+type TrieNode = Uint8Array | TrieNode[];
+
+function toNibbles(key: Uint8Array): number[] {
+  const out: number[] = [];
+  for (const b of key) out.push(b >> 4, b & 15);
+  return out;
+}
+
+function compareNibbles(a: number[], b: number[]): number {
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+/** Hex-prefix encoding of a nibble path (the leaf flag marks terminating paths). */
+function hexPrefix(nibbles: number[], leaf: boolean): Uint8Array {
+  const odd = nibbles.length % 2;
+  const out = new Uint8Array(1 + (nibbles.length - odd) / 2);
+  out[0] = ((leaf ? 2 : 0) + odd) << 4;
+  let i = 0;
+  if (odd) out[0] |= nibbles[i++];
+  for (let j = 1; i < nibbles.length; i += 2, j++) out[j] = (nibbles[i] << 4) | nibbles[i + 1];
+  return out;
+}
+
+/** A child reference: the node itself when its RLP is shorter than 32 bytes, else its hash. */
+function reference(node: TrieNode): TrieNode {
+  const encoded = RLP.encode(node);
+  return encoded.length < 32 ? node : keccak256(encoded);
+}
+
+function trieNode(items: Item[], depth: number): TrieNode {
+  if (items.length === 1) return [hexPrefix(items[0].path.slice(depth), true), items[0].value];
+  const first = items[0].path;
+  const last = items[items.length - 1].path;
+  let shared = 0;
+  while (depth + shared < first.length && first[depth + shared] === last[depth + shared]) shared++;
+  if (shared > 0) return [hexPrefix(first.slice(depth, depth + shared), false), reference(trieNode(items, depth + shared))];
+  const branch: TrieNode[] = [];
+  let i = 0;
+  for (let nibble = 0; nibble < 16; nibble++) {
+    const group: Item[] = [];
+    while (i < items.length && items[i].path[depth] === nibble) group.push(items[i++]);
+    branch.push(group.length ? reference(trieNode(group, depth + 1)) : new Uint8Array());
+  }
+  branch.push(new Uint8Array());
+  return branch;
 }
 
 // --- logs bloom -------------------------------------------------------------------------

@@ -103,7 +103,7 @@ export async function verifyBlock(
   const txs = decodeTransactions(parts.rawTxs, deps.chainId);
   // Re-encoding must give the same bytes: a non-canonical integer would change the block hash.
   if (!equalBytes(encodeBlock(header, txs), encoded)) throw new InvalidBlock('non-canonical RLP encoding');
-  const txRoot = await orderedTrieRoot(txs.map((tx) => tx.raw));
+  const txRoot = orderedTrieRoot(txs.map((tx) => tx.raw));
   if (!equalBytes(txRoot, header.transactionsRoot)) throw mismatch('transactions root', header.transactionsRoot, txRoot);
 
   deps.nodes.discardWrites();

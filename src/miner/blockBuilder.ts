@@ -71,7 +71,8 @@ export class BlockBuilder {
   async build(parent: Block, candidates: SignedTx[], env: BuildEnv, nodes?: TrieNodeStore): Promise<BuiltBlock> {
     // Building on the block built last (the usual case) keeps its warm caches and EVM; a state
     // root names exactly one state, so a match means the same state.
-    const reuse = nodes === undefined && this.last !== undefined && equalBytes(this.last.root, parent.header.stateRoot);
+    const own = nodes === undefined || nodes === this.world.nodes;
+    const reuse = own && this.last !== undefined && equalBytes(this.last.root, parent.header.stateRoot);
     const sm = reuse ? this.last!.sm : await this.world.stateManagerAt(parent.header.stateRoot, nodes);
     const evm = reuse ? this.last!.evm : await this.createEvm(sm);
     this.last = undefined;
@@ -104,7 +105,7 @@ export class BlockBuilder {
     const moves = await this.participants.applyMoves(sm, number);
     await creditReward(sm, env.miner, blockReward(number));
     const stateRoot = await sm.getStateRoot();
-    if (nodes === undefined) this.last = { root: stateRoot, sm, evm };
+    if (own) this.last = { root: stateRoot, sm, evm };
 
     const bloom = new Uint8Array(256);
     for (const r of receipts) orBloom(bloom, r.logsBloom);
@@ -113,8 +114,8 @@ export class BlockBuilder {
       sha3Uncles: EMPTY_UNCLES_HASH,
       miner: env.miner,
       stateRoot,
-      transactionsRoot: await orderedTrieRoot(transactions.map((tx) => tx.raw)),
-      receiptsRoot: await orderedTrieRoot(receipts.map(encodeReceiptForRoot)),
+      transactionsRoot: orderedTrieRoot(transactions.map((tx) => tx.raw)),
+      receiptsRoot: orderedTrieRoot(receipts.map(encodeReceiptForRoot)),
       logsBloom: bloom,
       difficulty: env.difficulty,
       number,

@@ -32,7 +32,7 @@ export function paramCases(env: CorpusEnv): CorpusCase[] {
     except,
   });
   const appTx = (flag: bigint, to: string, via: string) =>
-    rawTx(DEV[1].key, { nonce: 0n, to: hexToBytes(to), gas: 0n, gasPrice: 0n, shardingFlag: flag, via: hexToBytes(via) }).raw;
+    rawTx(DEV[1].key, { nonce: 0n, to: hexToBytes(to), data: hexToBytes(ADDR), gas: 0n, gasPrice: 0n, shardingFlag: flag, via: hexToBytes(via) }).raw;
 
   return [
     // --- QUANTITY (a block number) ----------------------------------------------------------

@@ -42,3 +42,18 @@ export async function settledRss(node: NodeProcess, ms = 3000): Promise<number> 
   }
   return low;
 }
+
+/**
+ * Waits up to `timeoutMs` for resident memory to fall below `limit` (V8 returns memory a few
+ * seconds after a burst, unforced); returns the lowest reading seen.
+ */
+export async function settleBelow(node: NodeProcess, limit: number, timeoutMs: number): Promise<number> {
+  let low = Infinity;
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    low = Math.min(low, node.rss() ?? Infinity);
+    if (low < limit) return settledRss(node, 1000).then((r) => Math.min(r, low));
+    await sleep(500);
+  }
+  return low;
+}
