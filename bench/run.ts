@@ -18,7 +18,7 @@ import { deployStore, fillLatestBlock, selector, word } from './setup.js';
 import { benchTransfers, type TransferResult } from './transfers.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
-const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'pow', 'logs'] as const;
+const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'pow', 'mining', 'logs'] as const;
 type Workload = (typeof WORKLOADS)[number];
 const NODE_WORKLOADS: readonly Workload[] = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers'];
 
@@ -239,6 +239,7 @@ async function main(): Promise<void> {
   console.log('');
   if (rows.length) printTable(rows);
   if (only.has('pow')) await runOptional('pow', 'benchPow');
+  if (only.has('mining')) await runOptional('mining', 'benchMining');
   if (only.has('logs')) await runOptional('logs', 'benchLogs');
 }
 
