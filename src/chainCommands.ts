@@ -23,7 +23,7 @@ import { countItems } from './chainFile/rlpStream.js';
 import { parseFixtureScript } from './fixture/script.js';
 import { buildFixture } from './fixture/buildFixture.js';
 import { fixtureGenesisSpec, genesisJson } from './fixture/fixtureGenesis.js';
-import { devKeys, difficultyRule, openChainCore } from './node.js';
+import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
 
 const describe = (block: Block) => `#${block.header.number} ${bytesToHex(block.hash)}`;
 

@@ -3,21 +3,17 @@
 
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
 import type { Config } from './config/schema.js';
+import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
 import { checkIpcPath } from './config/load.js';
-import { ConfigError, refused } from './errors.js';
+import { refused } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
-import { keccak256 } from './encoding/bytes.js';
 import { Database } from './store/database.js';
-import { TrieNodeStore } from './state/trieNodeStore.js';
 import { WorldState } from './state/worldState.js';
 import { Blockchain } from './blockchain/blockchain.js';
-import { buildGenesis, type GenesisSpec } from './blockchain/genesis.js';
 import { decodeTransaction } from './chain/transaction.js';
 import type { SignedTx } from './chain/types.js';
 import { TxPool } from './txpool/txPool.js';
-import { BlockBuilder } from './miner/blockBuilder.js';
 import { Miner, type SealFunction } from './miner/miner.js';
 import { PendingBlockCache } from './miner/pendingBlock.js';
 import { Sealer } from './miner/sealer.js';
@@ -27,7 +23,6 @@ import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.js'
 import { KeyManager } from './accounts/keyManager.js';
 import { loadOrCreateNodeKey, nodeIdOf } from './admin/nodeKey.js';
 import { StaticPeers } from './admin/staticPeers.js';
-import { deriveDevKeys, privateKeyToAddress } from './accounts/keys.js';
 import { createLogger, type Logger } from './log.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { HttpRpcServer } from './rpc/http.js';
@@ -51,7 +46,6 @@ import { adminMethods, type HttpControl, type HttpSettings } from './rpc/modules
 import { vnodeMethods, type VnodeInfo } from './rpc/modules/vnode.js';
 import type { RpcMethod } from './rpc/types.js';
 import { VERSION, clientVersion } from './version.js';
-import type { DifficultyRule } from './consensus/difficulty.js';
 import { liveChainFiles } from './chainFile/liveImport.js';
 import { adminChainMethods } from './rpc/modules/adminChain.js';
 import { MetricsServer } from './metrics/metricsServer.js';
@@ -74,62 +68,6 @@ export interface NodeEndpoints {
 export interface DevAccount {
   address: Uint8Array;
   privateKey: Uint8Array;
-}
-
-export function createCommon(config: Config): Common {
-  return createCustomCommon({ chainId: Number(config.chain.chainId), name: 'mcnode' }, Mainnet, {
-    hardfork: config.chain.hardfork,
-    customCrypto: { keccak256 }, // the EVM's SHA3 and the state manager's code hashes
-  });
-}
-
-export function devKeys(config: Config): Uint8Array[] {
-  return [...deriveDevKeys(config.accounts.mnemonic, config.accounts.devCount), ...config.accounts.keys];
-}
-
-/** The genesis spec of the config with the dev accounts funded. */
-export function genesisSpec(config: Config): GenesisSpec {
-  const alloc = new Map(config.genesis.alloc);
-  for (const key of devKeys(config)) {
-    const hex = bytesToHex(privateKeyToAddress(key));
-    if (!alloc.has(hex)) alloc.set(hex, { balance: config.accounts.devBalance });
-  }
-  return { ...config.genesis, alloc };
-}
-
-export function difficultyRule(config: Config, genesis: { header: { difficulty: bigint } }): DifficultyRule {
-  return {
-    mode: config.mining.difficulty,
-    genesisDifficulty: genesis.header.difficulty,
-    targetBlockTime: BigInt(config.mining.targetBlockTime),
-    minimumDifficulty: config.mining.minimumDifficulty,
-  };
-}
-
-/** The chain of a datadir with its state and block builder: what the node, import and fixture share. */
-export interface ChainCore {
-  common: Common;
-  nodes: TrieNodeStore;
-  world: WorldState;
-  chain: Blockchain;
-  builder: BlockBuilder;
-}
-
-/** Opens the chain in `db`, writing `genesis` (default: the config's, dev accounts funded) into a fresh one. */
-export async function openChainCore(config: Config, db: Database, log: Logger, genesis?: GenesisSpec): Promise<ChainCore> {
-  const common = createCommon(config);
-  const nodes = new TrieNodeStore(db);
-  const world = new WorldState(nodes, common);
-  let chain = await Blockchain.open(db);
-  if (!chain) {
-    const { block, stateOps } = await buildGenesis(genesis ?? genesisSpec(config), world);
-    chain = await Blockchain.create(db, block, stateOps);
-    log.info('wrote genesis block', { hash: bytesToHex(block.hash) });
-  }
-  if (!(await world.hasState(chain.head.header.stateRoot))) {
-    throw new ConfigError('the head block has no state in the database; the datadir is damaged');
-  }
-  return { common, nodes, world, chain, builder: new BlockBuilder(world, common, chain) };
 }
 
 export class McNode {

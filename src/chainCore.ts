@@ -1,0 +1,74 @@
+// The chain of a datadir with its state and block builder, as the node, `import` and `fixture`
+// open it: the common (chain id, hardfork, fast keccak), the genesis with the dev accounts funded,
+// the difficulty rule.
+
+import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
+import type { Config } from './config/schema.js';
+import { ConfigError } from './errors.js';
+import { bytesToHex } from './encoding/hex.js';
+import { keccak256 } from './encoding/bytes.js';
+import type { Database } from './store/database.js';
+import { TrieNodeStore } from './state/trieNodeStore.js';
+import { WorldState } from './state/worldState.js';
+import { Blockchain } from './blockchain/blockchain.js';
+import { buildGenesis, type GenesisSpec } from './blockchain/genesis.js';
+import { BlockBuilder } from './miner/blockBuilder.js';
+import type { DifficultyRule } from './consensus/difficulty.js';
+import { deriveDevKeys, privateKeyToAddress } from './accounts/keys.js';
+import type { Logger } from './log.js';
+
+export function createCommon(config: Config): Common {
+  return createCustomCommon({ chainId: Number(config.chain.chainId), name: 'mcnode' }, Mainnet, {
+    hardfork: config.chain.hardfork,
+    customCrypto: { keccak256 }, // the EVM's SHA3 and the state manager's code hashes
+  });
+}
+
+export function devKeys(config: Config): Uint8Array[] {
+  return [...deriveDevKeys(config.accounts.mnemonic, config.accounts.devCount), ...config.accounts.keys];
+}
+
+/** The genesis spec of the config with the dev accounts funded. */
+export function genesisSpec(config: Config): GenesisSpec {
+  const alloc = new Map(config.genesis.alloc);
+  for (const key of devKeys(config)) {
+    const hex = bytesToHex(privateKeyToAddress(key));
+    if (!alloc.has(hex)) alloc.set(hex, { balance: config.accounts.devBalance });
+  }
+  return { ...config.genesis, alloc };
+}
+
+export function difficultyRule(config: Config, genesis: { header: { difficulty: bigint } }): DifficultyRule {
+  return {
+    mode: config.mining.difficulty,
+    genesisDifficulty: genesis.header.difficulty,
+    targetBlockTime: BigInt(config.mining.targetBlockTime),
+    minimumDifficulty: config.mining.minimumDifficulty,
+  };
+}
+
+/** The chain of a datadir with its state and block builder: what the node, import and fixture share. */
+export interface ChainCore {
+  common: Common;
+  nodes: TrieNodeStore;
+  world: WorldState;
+  chain: Blockchain;
+  builder: BlockBuilder;
+}
+
+/** Opens the chain in `db`, writing `genesis` (default: the config's, dev accounts funded) into a fresh one. */
+export async function openChainCore(config: Config, db: Database, log: Logger, genesis?: GenesisSpec): Promise<ChainCore> {
+  const common = createCommon(config);
+  const nodes = new TrieNodeStore(db);
+  const world = new WorldState(nodes, common);
+  let chain = await Blockchain.open(db);
+  if (!chain) {
+    const { block, stateOps } = await buildGenesis(genesis ?? genesisSpec(config), world);
+    chain = await Blockchain.create(db, block, stateOps);
+    log.info('wrote genesis block', { hash: bytesToHex(block.hash) });
+  }
+  if (!(await world.hasState(chain.head.header.stateRoot))) {
+    throw new ConfigError('the head block has no state in the database; the datadir is damaged');
+  }
+  return { common, nodes, world, chain, builder: new BlockBuilder(world, common, chain) };
+}
