@@ -95,7 +95,7 @@ async function main(argv: string[]): Promise<void> {
     case 'fixture':
       return fixtureCommand(inv);
     default:
-      throw new ConfigError(`the ${inv.command} command is not available in this build yet`);
+      throw new ConfigError(`unknown command ${inv.command}`);
   }
 }
 
