@@ -39,7 +39,10 @@ export interface MinerOptions {
 export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   private mode: MiningMode;
   private timer: NodeJS.Timeout | undefined;
+  /** Local sealing rounds (build, search, store) run one at a time on this chain. */
   private busy: Promise<void> = Promise.resolve();
+  /** Block writes, local or submitted, run one at a time on this chain; a search does not hold it. */
+  private writes: Promise<unknown> = Promise.resolve();
   private scheduled = false;
   private readonly abort = new AbortController();
   coinbase: Uint8Array;
@@ -132,12 +135,27 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   /** Builds, seals and commits one block; resolves when it is stored and announced. */
   async mineOne(): Promise<Block | undefined> {
     const built = await this.buildPending();
-    const found = await this.seal(sealHash(built.header), built.header.difficulty, this.abort.signal);
+    // A new head (a remote solution landed, an import) makes this search pointless: stop it.
+    const round = new AbortController();
+    const headMoved = () => round.abort();
+    this.chain.once('newHead', headMoved);
+    let found: Seal | undefined;
+    try {
+      found = await this.seal(sealHash(built.header), built.header.difficulty, AbortSignal.any([this.abort.signal, round.signal]));
+    } finally {
+      this.chain.off('newHead', headMoved);
+    }
     if (!found) {
       this.nodes.discardWrites();
       return undefined;
     }
-    return this.commit(built, found);
+    return this.serialCommit(built, found, this.nodes);
+  }
+
+  private serialCommit(built: BuiltBlock, found: Seal, nodes: TrieNodeStore): Promise<Block | undefined> {
+    const job = this.writes.then(() => this.commit(built, found, nodes));
+    this.writes = job.catch(() => undefined);
+    return job;
   }
 
   /** Stores a block sealed locally; a block whose parent is no longer the head is dropped. */
@@ -164,11 +182,10 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     return block;
   }
 
-  /** Stores a block sealed by submitted work, in turn with local sealing rounds. */
+  /** Stores a block sealed by submitted work, in turn with other block writes. */
   commitSealed(built: BuiltBlock, found: Seal, nodes: TrieNodeStore): Promise<Block | undefined> {
-    const job = this.busy.then(() => this.commit(built, found, nodes));
-    this.busy = job.then(() => undefined, () => undefined);
-    return job;
+    // Not behind a running local search: storing this block moves the head, which stops it.
+    return this.serialCommit(built, found, nodes);
   }
 
   /** Mines `count` blocks now, whatever the mode (tests, fixtures, miner tools). */
@@ -195,5 +212,6 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     clearTimeout(this.timer);
     this.abort.abort();
     await this.busy;
+    await this.writes;
   }
 }

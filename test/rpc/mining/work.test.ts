@@ -159,3 +159,4 @@ async function sealHashOf(_node: TestNode, block: Record<string, string>): Promi
   if (full !== block.hash) throw new Error(`block hash mismatch: ${full} vs ${block.hash}`);
   return sealHash;
 }
+

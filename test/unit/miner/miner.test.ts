@@ -1,0 +1,61 @@
+// The miner in process, with a seal function under the test's control: a block stored from
+// submitted work does not wait for a running local search, and stops it.
+
+import t from 'tap';
+import path from 'node:path';
+import { defaultConfig } from '../../../src/config/load.js';
+import { createLogger } from '../../../src/log.js';
+import { Database } from '../../../src/store/database.js';
+import { openChainCore, difficultyRule } from '../../../src/chainCore.js';
+import { TxPool } from '../../../src/txpool/txPool.js';
+import { Miner, type Seal } from '../../../src/miner/miner.js';
+import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
+import { powMix } from '../../../src/consensus/pow.js';
+import { bigintToFixed } from '../../../src/encoding/bytes.js';
+
+t.test('a submitted block lands while the local search runs, and stops it', async (t) => {
+  const config = defaultConfig();
+  const db = await Database.open(path.join(t.testdir(), 'chaindata'));
+  t.teardown(() => db.close());
+  const core = await openChainCore(config, db, createLogger(0));
+  const pool = new TxPool(db, {
+    minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
+    blockGasLimit: () => core.chain.head.header.gasLimit,
+    accountAt: async () => ({ nonce: 0n, balance: 0n }),
+  });
+  let searchStarted!: () => void;
+  const started = new Promise<void>((resolve) => (searchStarted = resolve));
+  let aborted = false;
+  // A local search that never finds anything: it only ends when its signal fires.
+  const seal = (_hash: Uint8Array, _difficulty: bigint, signal: AbortSignal) =>
+    new Promise<Seal | undefined>((resolve) => {
+      searchStarted();
+      signal.addEventListener('abort', () => {
+        aborted = true;
+        resolve(undefined);
+      });
+    });
+  const miner = new Miner(core.chain, pool, core.builder, core.nodes, seal, {
+    mode: 'off', period: 1, coinbase: new Uint8Array(20), extraData: new Uint8Array(),
+    targetGasLimit: 9_000_000n, difficulty: difficultyRule(config, core.chain.genesis),
+  });
+  t.teardown(() => miner.stop());
+
+  const local = miner.mineBlocks(1);
+  await started;
+  // A remote miner's package, solved for real at the devnet difficulty.
+  const nodes = new TrieNodeStore(db);
+  const built = await miner.buildPending(nodes);
+  const { sealHash } = await import('../../../src/chain/block.js');
+  const hash = sealHash(built.header);
+  let solution: Seal | undefined;
+  for (let n = 0n; !solution; n++) {
+    const mix = powMix(hash, bigintToFixed(n, 8));
+    if (BigInt('0x' + Buffer.from(mix).toString('hex')) <= (1n << 256n) / built.header.difficulty) solution = { nonce: n, mix };
+  }
+  const block = await miner.commitSealed(built, solution, nodes);
+  t.ok(block, 'the submitted block is stored while the search runs');
+  t.equal(core.chain.head.header.number, 1n);
+  t.same(await local, [], 'the local round ends without a block');
+  t.equal(aborted, true, 'the new head aborted the local search');
+});
