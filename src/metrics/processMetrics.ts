@@ -41,6 +41,7 @@ export function addProcessMetrics(registry: MetricsRegistry, loop: LoopDelay): M
   return registry
     .gauge('process_resident_memory_bytes', 'Resident memory size in bytes', () => process.memoryUsage.rss())
     .gauge('nodejs_heap_size_used_bytes', 'V8 heap in use, in bytes', () => process.memoryUsage().heapUsed)
+    .gauge('nodejs_heap_size_total_bytes', 'V8 heap reserved from the system, in bytes', () => process.memoryUsage().heapTotal)
     .gauge('nodejs_external_memory_bytes', 'Memory of buffers and other objects outside the V8 heap', () => process.memoryUsage().external)
     .gauge('nodejs_active_handles', 'Open handles and requests keeping the event loop alive (sockets, timers, files)', () =>
       process.getActiveResourcesInfo().length,

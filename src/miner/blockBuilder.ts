@@ -50,7 +50,9 @@ export class BlockBuilder {
   async createEvm(sm: MerkleStateManager): Promise<EVM> {
     const chain = this.chain;
     return createEVM({
-      common: this.common,
+      // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
+      // shared Common every EVM ever made (one per block and per call state) would stay reachable.
+      common: this.common.copy(),
       stateManager: sm,
       blockchain: {
         async getBlock(number: number) {

@@ -21,6 +21,8 @@ export interface HttpServerOptions {
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Open connections at once; more are dropped on arrival (each holds sockets and parser state). */
+export const MAX_HTTP_CONNECTIONS = 2048;
 const IDLE_TIMEOUT_MS = 120_000;
 const JSON_MEDIA_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
 const HTTP_CONTEXT: CallContext = { transport: 'http' };
@@ -59,6 +61,7 @@ export class HttpRpcServer {
     server.requestTimeout = REQUEST_TIMEOUT_MS; // whole request: headers and body
     server.headersTimeout = REQUEST_TIMEOUT_MS;
     server.keepAliveTimeout = IDLE_TIMEOUT_MS;
+    server.maxConnections = MAX_HTTP_CONNECTIONS;
     return new Promise((resolve, reject) => {
       const onError = (err: Error): void => reject(err);
       server.once('error', onError);

@@ -18,6 +18,8 @@ export interface IpcServerOptions {
 const IPC_CONTEXT: CallContext = { transport: 'ipc' };
 // sun_path is 108 bytes on Linux (104 on macOS) including the terminating NUL.
 const MAX_SOCKET_PATH_BYTES = 103;
+/** Open IPC connections at once; more are dropped on arrival. */
+export const MAX_IPC_CONNECTIONS = 1024;
 // Stop reading from a client that keeps this many calls unanswered (it is not reading replies).
 const MAX_IN_FLIGHT = 1024;
 // After refusing an oversized value, give the client this long to read the reply and hang up.
@@ -43,6 +45,7 @@ export class IpcRpcServer {
     }
     await removeStaleSocket(path);
     const server = createServer((socket) => this.serve(socket));
+    server.maxConnections = MAX_IPC_CONNECTIONS;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(path, () => {

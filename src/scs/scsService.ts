@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { EMPTY_TRIE_ROOT } from '../chain/block.js';
-import { ConfigError, invalidParams, refused } from '../errors.js';
+import { ConfigError, invalidParams, limitExceeded, refused } from '../errors.js';
 import { bigintToBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Logger } from '../log.js';
@@ -41,6 +41,9 @@ export interface ScsOptions {
   log: Logger;
   now?: () => bigint;
 }
+
+/** App chains one SCS serves at most (scs_createAppChain refuses more; declared ones always load). */
+export const MAX_APP_CHAINS = 256;
 
 export class ScsService implements BlockParticipant {
   private readonly chains = new Map<string, AppChain>();
@@ -120,6 +123,8 @@ export class ScsService implements BlockParticipant {
         if (declared) return spec.address;
         throw refused(`app chain ${bytesToHex(spec.address)} already exists`);
       }
+      // Every app chain stays in memory with its pool: scs_createAppChain may not add them without end.
+      if (!declared && this.chains.size >= MAX_APP_CHAINS) throw limitExceeded(`app chains (${MAX_APP_CHAINS})`);
       const stored = { spec, createdAt: this.o.mainHead().header.number, ordinal: this.chains.size };
       const genesis = appGenesis(this.o.scsId, this.now(), EMPTY_TRIE_ROOT);
       const { chain, ops } = AppChain.create(stored, genesis, this.deps);

@@ -1,0 +1,20 @@
+// The CI slice of the soak run (tools/soak.ts): 60 s of mixed traffic (reads, raw transactions,
+// polled filters, log queries, SCS calls) against a real node, sampled every 10 s from its
+// metrics endpoint. The full run is `npm run soak` (1800 s).
+
+import t from 'tap';
+import { seedOf } from '../../tools/fuzz/random.js';
+import { MAX_LOOP_P99_MS, describeSoak, runSoak } from '../../tools/soak/run.js';
+
+t.test('60 s of mixed traffic', async (t) => {
+  const seed = seedOf(process.env.SOAK_SEED);
+  const result = await runSoak({ seconds: Number(process.env.SOAK_SECONDS ?? 60), seed, warmupSeconds: 20, log: (l) => t.comment(l) });
+  t.comment(describeSoak(result));
+  t.ok(result.samples.length >= 5, `${result.samples.length} samples`);
+  t.ok(result.traffic.calls > 1000 && result.traffic.txs > 100 && result.traffic.appTxs > 20, 'the traffic ran');
+  t.equal(result.traffic.unexpected, 0, `no unexpected failure ${result.traffic.unexpectedSamples.join('; ')}`);
+  t.ok(result.worstP99Ms < MAX_LOOP_P99_MS, `event-loop delay p99 below ${MAX_LOOP_P99_MS} ms (worst ${result.worstP99Ms.toFixed(1)} ms)`);
+  t.ok(result.finalHandles <= result.baselineHandles * 1.5 + 20, `open handles stay flat (${result.baselineHandles} → ${result.finalHandles})`);
+  t.ok(result.expiredFilters > 0, `abandoned filters expired (${result.expiredFilters} checked)`);
+  t.same(result.problems.filter((p) => !/resident memory grew/.test(p)), [], 'no other problem');
+});

@@ -1,0 +1,151 @@
+// A soak run: a real node under mixed traffic (traffic.ts) for a while, sampled every 10 s from
+// its Prometheus endpoint (resident memory, event-loop delay p99, open handles, heap), then
+// judged: memory flat after warm-up (growth ≤ 10%), event loop responsive (p99 < 100 ms), handles
+// not piling up, no unexpected error, nothing alarming in the log, abandoned filters expired.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startNodeProcess, troubleIn } from '../lib/nodeProcess.js';
+import { rpc, sleep } from '../lib/rpcClient.js';
+import { ChainDriver } from '../crash/chainDriver.js';
+import { deployLogger, startTraffic, type TrafficStats } from './traffic.js';
+
+export const SOAK_APP_CHAIN = '0x57b7b8225bcb5d4c6c5abbe2e44fa67998cfa791';
+export const MAX_RSS_GROWTH = 0.1;
+export const MAX_LOOP_P99_MS = 100;
+/** filters.timeout of the soak node: abandoned filters must be gone this long after their last poll */
+const FILTER_TIMEOUT_S = 30;
+
+export interface SoakOptions {
+  seconds: number;
+  seed: number;
+  sampleEverySeconds?: number;
+  warmupSeconds?: number;
+  /** flags for the node binary (diagnosis: --heapsnapshot-signal=SIGUSR2, --cpu-prof) */
+  nodeFlags?: string[];
+  log?: (line: string) => void;
+}
+
+export interface Sample {
+  t: number;
+  rss: number;
+  heap: number;
+  heapTotal: number;
+  external: number;
+  handles: number;
+  p99Ms: number;
+  maxDelayMs: number;
+  head: number;
+  calls: number;
+}
+
+export interface SoakResult {
+  samples: Sample[];
+  traffic: TrafficStats;
+  baselineRss: number;
+  finalRss: number;
+  rssGrowth: number;
+  worstP99Ms: number;
+  baselineHandles: number;
+  finalHandles: number;
+  /** abandoned filters checked gone after the filter timeout */
+  expiredFilters: number;
+  problems: string[];
+  seconds: number;
+}
+
+const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+
+export async function runSoak(o: SoakOptions): Promise<SoakResult> {
+  const log = o.log ?? (() => undefined);
+  const every = (o.sampleEverySeconds ?? 10) * 1000;
+  const warmup = (o.warmupSeconds ?? Math.max(20, Math.round(o.seconds / 6))) * 1000;
+  const datadir = mkdtempSync(path.join(os.tmpdir(), 'mcnode-soak-'));
+  const node = await startNodeProcess(datadir, {
+    nodeFlags: o.nodeFlags,
+    args: ['--metrics', '--filters.timeout', String(FILTER_TIMEOUT_S), '--verbosity', '2', '--appChains', JSON.stringify([{ address: SOAK_APP_CHAIN, flushRound: 100_000 }])],
+  });
+  const ep = { http: node.http!, scs: node.scs! };
+  const problems: string[] = [];
+  const samples: Sample[] = [];
+  let expired = 0;
+  const started = performance.now();
+  try {
+    const driver = new ChainDriver(SOAK_APP_CHAIN, 6);
+    await driver.resync(ep);
+    const logger = await deployLogger(ep, driver);
+    await driver.resync(ep);
+    log(`soak: ${o.seconds} s of mixed traffic against node pid ${node.pid} (warm-up ${warmup / 1000} s, a sample every ${every / 1000} s)`);
+    const traffic = startTraffic(ep, driver, logger, o.seed);
+    const end = started + o.seconds * 1000;
+    while (performance.now() < end && node.alive()) {
+      await sleep(Math.min(every, Math.max(0, end - performance.now())));
+      const text = await (await fetch(node.metrics!)).text().catch(() => '');
+      const sample: Sample = {
+        t: Math.round((performance.now() - started) / 1000),
+        rss: node.rss() ?? metric(text, 'process_resident_memory_bytes'),
+        heap: metric(text, 'nodejs_heap_size_used_bytes'),
+        heapTotal: metric(text, 'nodejs_heap_size_total_bytes'),
+        external: metric(text, 'nodejs_external_memory_bytes'),
+        handles: metric(text, 'nodejs_active_handles'),
+        p99Ms: metric(text, 'nodejs_eventloop_delay_p99_seconds') * 1000,
+        maxDelayMs: metric(text, 'nodejs_eventloop_delay_max_seconds') * 1000,
+        head: metric(text, 'mcnode_chain_head_block'),
+        calls: traffic.stats.calls,
+      };
+      samples.push(sample);
+      log(
+        `  t=${sample.t}s rss ${(sample.rss / 2 ** 20).toFixed(1)} MiB heap ${(sample.heap / 2 ** 20).toFixed(1)}/${(sample.heapTotal / 2 ** 20).toFixed(1)} MiB ` +
+          `external ${(sample.external / 2 ** 20).toFixed(1)} MiB handles ${sample.handles} ` +
+          `loop p99 ${sample.p99Ms.toFixed(1)} ms (max ${sample.maxDelayMs.toFixed(1)}) head #${sample.head} calls ${sample.calls}`,
+      );
+    }
+    await traffic.stop();
+    if (!node.alive()) problems.push('the node died');
+    else if ((await rpc(ep.http, 'mc_blockNumber', [], 10_000).catch(() => undefined)) === undefined) problems.push('the node stopped answering');
+    if (traffic.stats.unexpected > 0) problems.push(`${traffic.stats.unexpected} unexpected failures: ${traffic.stats.unexpectedSamples.slice(0, 5).join('; ')}`);
+    for (const line of troubleIn(node.stderr())) problems.push(`node log: ${line}`);
+    // Filters abandoned long enough ago must have been removed by the node (bounded filter table).
+    const due = traffic.stats.abandoned.filter((f) => performance.now() - f.at > (FILTER_TIMEOUT_S + 10) * 1000);
+    let lingering = 0;
+    for (const f of due) if ((await rpc(ep.http, 'mc_uninstallFilter', [f.id]).catch(() => undefined)) !== false) lingering++;
+    if (lingering > 0) problems.push(`${lingering} of ${due.length} abandoned filters still installed after ${FILTER_TIMEOUT_S} s`);
+    expired = due.length;
+
+    const judged = samples.filter((s) => s.t * 1000 >= warmup);
+    const third = Math.max(1, Math.floor(judged.length / 3));
+    const first = judged.slice(0, third);
+    const last = judged.slice(-third);
+    // The lowest reading of a window is the level after collection: what a leak would raise.
+    const baselineRss = Math.min(...first.map((s) => s.rss));
+    const finalRss = Math.min(...last.map((s) => s.rss));
+    const rssGrowth = finalRss / baselineRss - 1;
+    const worstP99Ms = Math.max(...judged.map((s) => s.p99Ms));
+    const baselineHandles = Math.max(...first.map((s) => s.handles));
+    const finalHandles = Math.max(...last.map((s) => s.handles));
+    if (judged.length < 2) problems.push(`only ${judged.length} samples after warm-up`);
+    if (!(rssGrowth <= MAX_RSS_GROWTH)) problems.push(`resident memory grew ${(rssGrowth * 100).toFixed(1)}% after warm-up (limit ${MAX_RSS_GROWTH * 100}%)`);
+    if (!(worstP99Ms < MAX_LOOP_P99_MS)) problems.push(`event-loop delay p99 reached ${worstP99Ms.toFixed(1)} ms (limit ${MAX_LOOP_P99_MS} ms)`);
+    if (!(finalHandles <= baselineHandles * 1.5 + 20)) problems.push(`open handles grew from ${baselineHandles} to ${finalHandles}`);
+    return {
+      samples, traffic: traffic.stats, baselineRss, finalRss, rssGrowth, worstP99Ms, baselineHandles, finalHandles, expiredFilters: expired, problems,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    await node.stop();
+    rmSync(datadir, { recursive: true, force: true });
+  }
+}
+
+export function describeSoak(r: SoakResult): string {
+  const mib = (b: number) => (b / 2 ** 20).toFixed(1);
+  return [
+    `soak: ${r.seconds.toFixed(0)} s, ${r.traffic.calls} calls, ${r.traffic.txs} main-chain and ${r.traffic.appTxs} app-chain transactions, ` +
+      `${r.traffic.filtersCreated} filters (${r.traffic.filtersAbandoned} abandoned, ${r.expiredFilters} checked expired), ${r.traffic.unexpected} unexpected failures`,
+    `  RSS after warm-up ${mib(r.baselineRss)} MiB → ${mib(r.finalRss)} MiB (${(r.rssGrowth * 100).toFixed(1)}%, limit ${MAX_RSS_GROWTH * 100}%); ` +
+      `worst event-loop p99 ${r.worstP99Ms.toFixed(1)} ms (limit ${MAX_LOOP_P99_MS} ms); open handles ${r.baselineHandles} → ${r.finalHandles}`,
+    ...r.problems.map((p) => `  PROBLEM ${p}`),
+    r.problems.length === 0 ? 'soak: PASS' : 'soak: FAIL',
+  ].join('\n');
+}
