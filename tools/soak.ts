@@ -3,7 +3,7 @@
 // passes when memory stays within +10% after warm-up and the event-loop p99 stays under 100 ms.
 //
 // SOAK_SECONDS  length of the run (default 1800)
-// SOAK_WARMUP   seconds not judged at the start (default a sixth of the run, at least 20)
+// SOAK_WARMUP   seconds not judged at the start, while bounded caches fill (default a third of the run)
 // SOAK_SEED     seed of the traffic mix (default: fresh, printed)
 // SOAK_NODE_FLAGS flags for the node binary, for diagnosis (e.g. "--heapsnapshot-signal=SIGUSR2")
 

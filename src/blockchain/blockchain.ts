@@ -13,8 +13,8 @@ import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
 import { Lru } from '../state/trieNodeStore.js';
 
-/** Canonical number → hash entries kept in memory (about 100 bytes each). */
-export const HASH_CACHE_SIZE = 65_536;
+/** Canonical number → hash entries kept in memory (about 300 bytes each). */
+export const HASH_CACHE_SIZE = 8192;
 
 export interface TxLocation {
   block: Block;

@@ -39,13 +39,19 @@ export class Lru<K, V> {
 
 const toBytes = (value: TrieValue): Uint8Array => (typeof value === 'string' ? hexToBytes(value) : value);
 
+/**
+ * Trie nodes a store keeps hot by default. A node is at most 532 bytes (a full branch), so the
+ * cache holds at most about 35 MB with its keys; most entries are the newest blocks' nodes.
+ */
+export const DEFAULT_TRIE_CACHE_NODES = 50_000;
+
 export class TrieNodeStore implements DB<string, TrieValue> {
   private pending = new Map<string, Uint8Array>();
   private readonly cache: Lru<string, Uint8Array>;
 
   constructor(
     private readonly db: Database,
-    cacheNodes = 200_000,
+    cacheNodes = DEFAULT_TRIE_CACHE_NODES,
   ) {
     this.cache = new Lru(cacheNodes);
   }

@@ -49,7 +49,7 @@ t.test('metrics endpoint content', async (t) => {
   t.equal(value(text, 'mcnode_rpc_request_duration_seconds_bucket{method="mc_blockNumber",le="+Inf"}'), 2);
   t.ok((value(text, 'mcnode_rpc_request_duration_seconds_sum{method="mc_blockNumber"}') ?? -1) >= 0);
   // Every sample line has the `name{labels} value` shape.
-  for (const line of text.trimEnd().split('\n').filter((l) => !l.startsWith('#'))) t.match(line, /^[a-z_]+(\{[^}]*\})? [-+0-9.eEInfNa]+$/, line);
+  for (const line of text.trimEnd().split('\n').filter((l) => !l.startsWith('#'))) t.match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? [-+0-9.eEInfNa]+$/, line);
 
   t.equal((await fetch(url!.replace('/metrics', '/'))).status, 404);
   t.equal((await fetch(url!, { method: 'POST', body: '' })).status, 405);

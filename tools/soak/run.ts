@@ -14,6 +14,11 @@ import { deployLogger, startTraffic, type TrafficStats } from './traffic.js';
 export const SOAK_APP_CHAIN = '0x57b7b8225bcb5d4c6c5abbe2e44fa67998cfa791';
 export const MAX_RSS_GROWTH = 0.1;
 export const MAX_LOOP_P99_MS = 100;
+/**
+ * Live V8 heap after a full collection that a healthy node stays under: its caches are bounded
+ * (trie nodes, blocks, receipts, hashes: about 100 MB at most, mostly trie nodes).
+ */
+export const MAX_LIVE_HEAP_MB = 256;
 /** filters.timeout of the soak node: abandoned filters must be gone this long after their last poll */
 const FILTER_TIMEOUT_S = 30;
 
@@ -33,6 +38,8 @@ export interface Sample {
   heap: number;
   heapTotal: number;
   external: number;
+  /** MB live after the last full collection of the window (from --trace-gc), NaN when none ran */
+  liveMb: number;
   handles: number;
   p99Ms: number;
   maxDelayMs: number;
@@ -47,6 +54,8 @@ export interface SoakResult {
   finalRss: number;
   rssGrowth: number;
   worstP99Ms: number;
+  /** the largest live heap after a full collection, MB */
+  maxLiveMb: number;
   baselineHandles: number;
   finalHandles: number;
   /** abandoned filters checked gone after the filter timeout */
@@ -55,15 +64,26 @@ export interface SoakResult {
   seconds: number;
 }
 
+/**
+ * The live heap after full collections in --trace-gc output ("Mark-Compact 120 (150) -> 60 (152) MB"):
+ * the largest of the window, since the sealer's worker threads print their own small heaps too.
+ */
+function lastLiveHeap(text: string): number {
+  const all = [...text.matchAll(/Mark-Compact[^>]*-> ([\d.]+) \(/g)].map((m) => Number(m[1]));
+  return all.length ? Math.max(...all) : NaN;
+}
+
 const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const log = o.log ?? (() => undefined);
   const every = (o.sampleEverySeconds ?? 10) * 1000;
-  const warmup = (o.warmupSeconds ?? Math.max(20, Math.round(o.seconds / 6))) * 1000;
+  // The bounded caches (trie nodes above all) fill during the first minutes under this traffic.
+  const warmup = (o.warmupSeconds ?? Math.max(20, Math.round(o.seconds / 3))) * 1000;
   const datadir = mkdtempSync(path.join(os.tmpdir(), 'mcnode-soak-'));
   const node = await startNodeProcess(datadir, {
-    nodeFlags: o.nodeFlags,
+    // --trace-gc shows the live heap after each full collection: the truest leak signal.
+    nodeFlags: ['--trace-gc', ...(o.nodeFlags ?? [])],
     args: ['--metrics', '--filters.timeout', String(FILTER_TIMEOUT_S), '--verbosity', '2', '--appChains', JSON.stringify([{ address: SOAK_APP_CHAIN, flushRound: 100_000 }])],
   });
   const ep = { http: node.http!, scs: node.scs! };
@@ -78,6 +98,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     await driver.resync(ep);
     log(`soak: ${o.seconds} s of mixed traffic against node pid ${node.pid} (warm-up ${warmup / 1000} s, a sample every ${every / 1000} s)`);
     const traffic = startTraffic(ep, driver, logger, o.seed);
+    let gcSeen = node.stdout().length;
     const end = started + o.seconds * 1000;
     while (performance.now() < end && node.alive()) {
       await sleep(Math.min(every, Math.max(0, end - performance.now())));
@@ -88,16 +109,18 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         heap: metric(text, 'nodejs_heap_size_used_bytes'),
         heapTotal: metric(text, 'nodejs_heap_size_total_bytes'),
         external: metric(text, 'nodejs_external_memory_bytes'),
+        liveMb: lastLiveHeap(node.stdout().slice(gcSeen)),
         handles: metric(text, 'nodejs_active_handles'),
         p99Ms: metric(text, 'nodejs_eventloop_delay_p99_seconds') * 1000,
         maxDelayMs: metric(text, 'nodejs_eventloop_delay_max_seconds') * 1000,
         head: metric(text, 'mcnode_chain_head_block'),
         calls: traffic.stats.calls,
       };
+      gcSeen = node.stdout().length;
       samples.push(sample);
       log(
         `  t=${sample.t}s rss ${(sample.rss / 2 ** 20).toFixed(1)} MiB heap ${(sample.heap / 2 ** 20).toFixed(1)}/${(sample.heapTotal / 2 ** 20).toFixed(1)} MiB ` +
-          `external ${(sample.external / 2 ** 20).toFixed(1)} MiB handles ${sample.handles} ` +
+          `external ${(sample.external / 2 ** 20).toFixed(1)} MiB live ${sample.liveMb.toFixed(1)} MB handles ${sample.handles} ` +
           `loop p99 ${sample.p99Ms.toFixed(1)} ms (max ${sample.maxDelayMs.toFixed(1)}) head #${sample.head} calls ${sample.calls}`,
       );
     }
@@ -122,6 +145,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const finalRss = Math.min(...last.map((s) => s.rss));
     const rssGrowth = finalRss / baselineRss - 1;
     const worstP99Ms = Math.max(...judged.map((s) => s.p99Ms));
+    const maxLiveMb = Math.max(...samples.map((s) => s.liveMb).filter((v) => !Number.isNaN(v)));
+    if (!(maxLiveMb <= MAX_LIVE_HEAP_MB)) problems.push(`live heap reached ${maxLiveMb} MB after a full collection (bound ${MAX_LIVE_HEAP_MB} MB)`);
     const baselineHandles = Math.max(...first.map((s) => s.handles));
     const finalHandles = Math.max(...last.map((s) => s.handles));
     if (judged.length < 2) problems.push(`only ${judged.length} samples after warm-up`);
@@ -129,7 +154,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     if (!(worstP99Ms < MAX_LOOP_P99_MS)) problems.push(`event-loop delay p99 reached ${worstP99Ms.toFixed(1)} ms (limit ${MAX_LOOP_P99_MS} ms)`);
     if (!(finalHandles <= baselineHandles * 1.5 + 20)) problems.push(`open handles grew from ${baselineHandles} to ${finalHandles}`);
     return {
-      samples, traffic: traffic.stats, baselineRss, finalRss, rssGrowth, worstP99Ms, baselineHandles, finalHandles, expiredFilters: expired, problems,
+      samples, traffic: traffic.stats, baselineRss, finalRss, rssGrowth, worstP99Ms, maxLiveMb, baselineHandles, finalHandles, expiredFilters: expired, problems,
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
@@ -144,7 +169,8 @@ export function describeSoak(r: SoakResult): string {
     `soak: ${r.seconds.toFixed(0)} s, ${r.traffic.calls} calls, ${r.traffic.txs} main-chain and ${r.traffic.appTxs} app-chain transactions, ` +
       `${r.traffic.filtersCreated} filters (${r.traffic.filtersAbandoned} abandoned, ${r.expiredFilters} checked expired), ${r.traffic.unexpected} unexpected failures`,
     `  RSS after warm-up ${mib(r.baselineRss)} MiB → ${mib(r.finalRss)} MiB (${(r.rssGrowth * 100).toFixed(1)}%, limit ${MAX_RSS_GROWTH * 100}%); ` +
-      `worst event-loop p99 ${r.worstP99Ms.toFixed(1)} ms (limit ${MAX_LOOP_P99_MS} ms); open handles ${r.baselineHandles} → ${r.finalHandles}`,
+      `worst event-loop p99 ${r.worstP99Ms.toFixed(1)} ms (limit ${MAX_LOOP_P99_MS} ms); largest live heap ${r.maxLiveMb} MB (bound ${MAX_LIVE_HEAP_MB} MB); ` +
+      `open handles ${r.baselineHandles} → ${r.finalHandles}`,
     ...r.problems.map((p) => `  PROBLEM ${p}`),
     r.problems.length === 0 ? 'soak: PASS' : 'soak: FAIL',
   ].join('\n');
