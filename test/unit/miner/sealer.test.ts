@@ -97,7 +97,10 @@ async function freeCores(ms: number): Promise<number> {
   return (used.user + used.system) / 1000 / (performance.now() - start);
 }
 
-t.test('two threads hash clearly faster than one', async (t) => {
+// A speed ratio: tap runs two test files at once on this 2-core machine, so the comparison is
+// only meaningful when asked for (MCNODE_TIMING_TESTS=1 npx tap test/unit/miner/sealer.test.ts);
+// `npm run bench` prints the same ratio on every run.
+t.test('two threads hash clearly faster than one', { skip: process.env.MCNODE_TIMING_TESTS === '1' ? false : 'timing test: set MCNODE_TIMING_TESTS=1' }, async (t) => {
   const measure = async (threads: number): Promise<number> => {
     const sealer = new Sealer({ threads, workerFile });
     try {
