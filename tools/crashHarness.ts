@@ -5,13 +5,13 @@
 //
 // KILLS              kills per kind (default 50)
 // CRASH_SEED         seed of the kill schedule and timings (default: fresh, printed)
-// CRASH_VERIFY_EVERY full re-execution of the chain every N kills per chain (default 10)
+// CRASH_VERIFY_EVERY full re-execution of the chain every N kills per chain (default 1: after every restart)
 // CRASH_DIR          working directory (default: a fresh temp directory, removed on success)
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { seedOf } from './fuzz/random.js';
+import { seedOf } from './lib/random.js';
 import { KILL_KINDS, type KillKind } from './crash/kinds.js';
 import { describeCrash, runCrash } from './crash/harness.js';
 
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     kills: Object.fromEntries(KILL_KINDS.map((k) => [k, kills])) as Record<KillKind, number>,
     workdir,
     seed,
-    verifyEvery: Number(process.env.CRASH_VERIFY_EVERY ?? 10),
+    verifyEvery: Number(process.env.CRASH_VERIFY_EVERY ?? 1),
     log: (l) => console.log(l),
   });
   console.log(describeCrash(result));

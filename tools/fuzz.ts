@@ -5,7 +5,7 @@
 // FUZZ_COUNT bodies per endpoint (default 20000; CI runs a 2000 slice in test/reliability)
 // FUZZ_ONLY  <endpoint>:<index> — replay one body (endpoint vnode, scs, scsdebug or ipc)
 
-import { seedOf } from './fuzz/random.js';
+import { seedOf } from './lib/random.js';
 import { FUZZ_ENDPOINTS, type FuzzEndpoint } from './fuzz/mutate.js';
 import { describeSession, fuzzSession } from './fuzz/session.js';
 

@@ -7,7 +7,7 @@
 // SOAK_SEED     seed of the traffic mix (default: fresh, printed)
 // SOAK_NODE_FLAGS flags for the node binary, for diagnosis (e.g. "--heapsnapshot-signal=SIGUSR2")
 
-import { seedOf } from './fuzz/random.js';
+import { seedOf } from './lib/random.js';
 import { describeSoak, runSoak } from './soak/run.js';
 
 async function main(): Promise<void> {

@@ -186,6 +186,13 @@ export function envelopeCases(env: CorpusEnv): CorpusCase[] {
       // an app-chain call is limited to 4,000,000 gas: 2 MiB of call data needs more
       except: { scs: { code: -32000, message: /intrinsic gas too low/ }, scsdebug: { code: -32602, message: /want 64 for 32-byte value/ } },
     },
+    {
+      // 8 MiB of EVM memory costs about 134,000,000 gas: a call asking for 2^64 gets 50,000,000
+      name: 'a call asking for 2^64 gas and 8 MiB of memory runs out of the capped gas',
+      category: 'huge',
+      request: per({ vnode: call('mc_call', [{ to: env.bigReturn, gas: '0xffffffffffffffff', data: '0x' + (8 * MiB).toString(16).padStart(64, '0') }, 'latest']) }),
+      expect: { code: -32000, message: /out of gas/ },
+    },
     { name: '4 MiB method name', category: 'huge', request: same(() => call('x'.repeat(4 * MiB), [])), expect: { code: -32601 } },
     { name: '4 MiB string id', category: 'huge', request: (tg) => zeroArg('i'.repeat(4 * MiB))(tg), expect: { code: 'ok', id: 'i'.repeat(4 * MiB) } },
     { name: '4 MiB QUANTITY', category: 'huge', request: t.number('0x' + 'f'.repeat(4 * MiB)), expect: { code: -32602, message: /> (64|256) bits/ } },

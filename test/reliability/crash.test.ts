@@ -4,7 +4,7 @@
 // block (export, import into a mirror) to the same roots. The full run is `npm run crash`.
 
 import t from 'tap';
-import { seedOf } from '../../tools/fuzz/random.js';
+import { seedOf } from '../../tools/lib/random.js';
 import { CRASH_APP_CHAIN, describeCrash, runCrash } from '../../tools/crash/harness.js';
 import { ChainDriver } from '../../tools/crash/chainDriver.js';
 import { checkAfterRestart } from '../../tools/crash/checks.js';

@@ -4,7 +4,7 @@
 
 import t from 'tap';
 import { fuzzBody, FUZZ_ENDPOINTS } from '../../tools/fuzz/mutate.js';
-import { seedOf } from '../../tools/fuzz/random.js';
+import { seedOf } from '../../tools/lib/random.js';
 import { expectsReply, ipcValues } from '../../tools/fuzz/oracle.js';
 import { describeSession, fuzzSession } from '../../tools/fuzz/session.js';
 

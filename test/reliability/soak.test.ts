@@ -3,7 +3,7 @@
 // metrics endpoint, its live heap read from --trace-gc. The full run is `npm run soak` (1800 s).
 
 import t from 'tap';
-import { seedOf } from '../../tools/fuzz/random.js';
+import { seedOf } from '../../tools/lib/random.js';
 import { MAX_LIVE_HEAP_MB, MAX_LOOP_P99_MS, describeSoak, runSoak } from '../../tools/soak/run.js';
 
 t.test('60 s of mixed traffic', async (t) => {

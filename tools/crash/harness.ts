@@ -9,7 +9,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startNodeProcess, troubleIn, type NodeProcess } from '../lib/nodeProcess.js';
 import { rpc } from '../lib/rpcClient.js';
-import { Random } from '../fuzz/random.js';
+import { Random } from '../lib/random.js';
 import { ChainDriver, type Endpoints } from './chainDriver.js';
 import { checkAfterRestart, replayChain, type ReplayReport } from './checks.js';
 import { KILLERS, KILL_KINDS, type KillKind } from './kinds.js';
@@ -24,7 +24,7 @@ export interface CrashOptions {
   kills: Record<KillKind, number>;
   workdir: string;
   seed: number;
-  /** full re-execution every this many kills of a chain (and always at the end) */
+  /** full re-execution every this many kills of a chain (and always at the end); default 1 */
   verifyEvery?: number;
   log?: (line: string) => void;
 }
@@ -99,7 +99,7 @@ async function runChain(
   let node: NodeProcess = await startNodeProcess(datadir, { args });
   let ep: Endpoints = { http: node.http!, scs: node.scs! };
   await driver.resync(ep);
-  const verifyEvery = o.verifyEvery ?? 10;
+  const verifyEvery = o.verifyEvery ?? 1;
 
   for (let i = 0; i < schedule.length; i++) {
     const kind = schedule[i];

@@ -4,7 +4,7 @@
 
 import type { NodeProcess } from '../lib/nodeProcess.js';
 import { rpc, sleep } from '../lib/rpcClient.js';
-import type { Random } from '../fuzz/random.js';
+import type { Random } from '../lib/random.js';
 import type { ChainDriver, Endpoints, Sender } from './chainDriver.js';
 
 export const KILL_KINDS = ['sealing', 'afterAck', 'writeBurst', 'filterStorm'] as const;

@@ -3,7 +3,7 @@
 // truncation, insertions, duplicated keys). Read-only methods only, so that a run cannot stop
 // the miner, the endpoint or the node however a body is mangled.
 
-import { Random } from './random.js';
+import { Random } from '../lib/random.js';
 
 export type FuzzEndpoint = 'vnode' | 'scs' | 'scsdebug' | 'ipc';
 export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = ['vnode', 'scs', 'scsdebug', 'ipc'];

@@ -138,10 +138,11 @@ export async function startNodeProcess(datadir: string, o: StartOptions = {}): P
 
 /**
  * Lines of a node's stderr that show a crash or an escaped failure: an unhandled rejection or
- * exception, a fatal error, a JS stack, or an ERROR-level log line. Empty when all is well.
+ * exception, a fatal error, a JS stack, an ERROR-level log line, or a process warning (a
+ * MaxListenersExceededWarning is how a listener leak shows). Empty when all is well.
  */
 export function troubleIn(stderr: string): string[] {
   return stderr
     .split('\n')
-    .filter((l) => /unhandled|uncaught|fatal|^\s+at .+:\d+:\d+\)?$|^\w*Error:| ERROR /i.test(l));
+    .filter((l) => /unhandled|uncaught|fatal|^\s+at .+:\d+:\d+\)?$|^\w*Error:| ERROR |^\(node:\d+\) \w*Warning/i.test(l));
 }

@@ -6,7 +6,7 @@
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
 import { contractAddress } from '../../src/chain/transaction.js';
 import { rpc, RpcFailure, sleep, waitUntil } from '../lib/rpcClient.js';
-import { Random } from '../fuzz/random.js';
+import { Random } from '../lib/random.js';
 import { ChainDriver, type Endpoints } from '../crash/chainDriver.js';
 
 /** Runtime: MSTORE(0, 42); LOG1(0, 32, TOPIC); STOP — every call leaves one log. */
