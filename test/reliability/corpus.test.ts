@@ -1,36 +1,36 @@
 // Replays the malformed-input corpus (corpus.ts) against one real node: VNODE HTTP, SCS `rpc`
 // (`/`), SCS rpcdebug (`/rpc`) and IPC, each case with its exact HTTP status and JSON-RPC code.
-// Afterwards the node still answers everywhere, logged nothing alarming, and its resident
-// memory is back near where it started. CORPUS_ONLY=<substring> runs matching cases only.
+// Afterwards the node still answers everywhere, logged nothing alarming, and its memory is back
+// near where it started: the live heap after a forced full collection, and the resident memory.
+// CORPUS_ONLY=<substring> runs matching cases only.
 
 import t, { type Test } from 'tap';
 import { troubleIn, type NodeProcess } from '../../tools/lib/nodeProcess.js';
 import { IpcConnection, httpCall, replyProblem, rpc, type HttpReply } from '../../tools/lib/rpcClient.js';
 import { CATEGORIES, TARGETS, corpusCases, type CorpusCase, type Expect, type Target } from './corpus.js';
-import { APP_CHAIN, MiB, deployBigReturn, settleBelow, settledRss, startReliabilityNode } from './reliabilityNode.js';
+import { APP_CHAIN, MiB, collectGarbage, deployBigReturn, heapOf, settleBelow, settledRss, startReliabilityNode } from './reliabilityNode.js';
 
 const SENTINEL = '{"jsonrpc":"2.0","id":"sentinel","method":"mc_blockNumber","params":[]}';
 /** How far resident memory may stay above the warmed-up baseline after the corpus. */
 const RSS_SLACK = 64 * MiB;
+/** How far the live heap may stay above the baseline's after the corpus (a leak shows here). */
+const LIVE_SLACK = 16 * MiB;
 
 let node: NodeProcess;
 let baseline = 0;
+let baselineLive = 0;
 const datadir = t.testdir();
 
 t.before(async () => {
-  node = await startReliabilityNode(datadir, ['--metrics']);
+  node = await startReliabilityNode(datadir, ['--metrics'], true);
 });
 t.teardown(() => node?.stop());
 
 type Code = number | 'ok';
 const codeOf = (r: any): Code | undefined => (r && typeof r === 'object' && 'error' in r ? r.error?.code : r && 'result' in r ? 'ok' : undefined);
 const mib = (bytes: number | undefined) => ((bytes ?? NaN) / MiB).toFixed(1);
-/** V8 heap and external memory of the node, from its metrics endpoint. */
-async function heap(): Promise<string> {
-  const text = await (await fetch(node.metrics!)).text();
-  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
-  return `heap ${mib(read('nodejs_heap_size_used_bytes'))} MiB, external ${mib(read('nodejs_external_memory_bytes'))} MiB`;
-}
+const describeHeap = (h: { used: number; external: number }) => `heap ${mib(h.used)} MiB, external ${mib(h.external)} MiB`;
+const heap = async () => describeHeap(await heapOf(node));
 const short = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}… (${s.length} chars)` : s);
 
 /** Checks one JSON-RPC reply text against the expectation (single, batch or lines). */
@@ -118,8 +118,10 @@ t.test('corpus', async (t) => {
 
   // Warm up (JIT, caches, the pending block), then take the memory baseline.
   for (let i = 0; i < 20; i++) await rpc(node.http!, 'mc_getBlockByNumber', ['latest', true]);
+  const live = await collectGarbage(node);
+  baselineLive = live.used;
   baseline = await settledRss(node, 2000);
-  t.comment(`baseline: RSS ${mib(baseline)} MiB, ${await heap()}`);
+  t.comment(`baseline: RSS ${mib(baseline)} MiB, after a full collection ${describeHeap(live)}`);
 
   const only = process.env.CORPUS_ONLY;
   let runs = 0;
@@ -151,7 +153,13 @@ t.test('afterwards the node answers everywhere, logged no trouble, and gave its 
   conn.close();
   t.ok(node.alive(), 'the process is running');
   t.same(troubleIn(node.stderr()), [], 'no unhandled rejection, exception or error in the log');
-  // V8 shrinks the heap a few seconds after a burst of garbage (its memory reducer): wait for it.
+  // Whether V8 has collected the corpus's garbage yet is a matter of timing (its memory reducer
+  // may wait): force a full collection, then compare what is still alive.
+  const live = await collectGarbage(node);
+  const liveGrew = (live.used - baselineLive) / MiB;
+  t.comment(`live heap after a full collection: baseline ${mib(baselineLive)} MiB, after the corpus ${describeHeap(live)}`);
+  t.ok(live.used < baselineLive + LIVE_SLACK, `live heap within +${LIVE_SLACK / MiB} MiB of the baseline (grew ${liveGrew.toFixed(1)} MiB)`);
+  // The collection shrinks V8's heap; the pages go back to the system within seconds.
   const after = await settleBelow(node, baseline + RSS_SLACK, 30_000);
   const grew = (after - baseline) / MiB;
   t.comment(`RSS: baseline ${mib(baseline)} MiB, after the corpus ${mib(after)} MiB (${grew >= 0 ? '+' : ''}${grew.toFixed(1)} MiB); ${await heap()}`);

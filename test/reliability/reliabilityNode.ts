@@ -1,9 +1,11 @@
 // Shared set-up of the reliability tests: a real node with a declared app chain, the contract
-// the corpus uses for megabyte replies, and the settle-then-measure memory check.
+// the corpus uses for megabyte replies, and the memory checks (the live heap after a forced full
+// collection, and the settled resident memory).
 
+import path from 'node:path';
 import { contractAddress } from '../../src/chain/transaction.js';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
-import { startNodeProcess, type NodeProcess } from '../../tools/lib/nodeProcess.js';
+import { ROOT, startNodeProcess, type NodeProcess } from '../../tools/lib/nodeProcess.js';
 import { rpc, sleep, waitUntil } from '../../tools/lib/rpcClient.js';
 import { DEV, rawTx } from '../helpers/accounts.js';
 
@@ -16,8 +18,35 @@ export const APP_CHAIN_FLAGS = ['--appChains', JSON.stringify([{ address: APP_CH
 /** Init code deploying runtime `PUSH1 0 CALLDATALOAD PUSH1 0 RETURN`: returns calldata[0:32] zero bytes. */
 const BIG_RETURN_INIT = '0x65' + '6000356000f3' + '6000526006601af3';
 
-export async function startReliabilityNode(datadir: string, extra: string[] = []): Promise<NodeProcess> {
-  return startNodeProcess(datadir, { args: ['--mining.mode', 'instant', ...APP_CHAIN_FLAGS, ...extra] });
+const GC_ON_SIGNAL = path.join(ROOT, 'test/helpers/gcOnSignal.cjs');
+
+/**
+ * Starts the node; with `gcOnSignal`, SIGUSR2 makes it run a full collection (a preloaded test
+ * helper: mcnode has no such hook) for `collectGarbage`.
+ */
+export async function startReliabilityNode(datadir: string, extra: string[] = [], gcOnSignal = false): Promise<NodeProcess> {
+  const nodeFlags = gcOnSignal ? ['--expose-gc', '--require', GC_ON_SIGNAL] : [];
+  return startNodeProcess(datadir, { args: ['--mining.mode', 'instant', ...APP_CHAIN_FLAGS, ...extra], nodeFlags });
+}
+
+/** One reading of the node's V8 heap from its metrics endpoint, in bytes. */
+export async function heapOf(node: NodeProcess): Promise<{ used: number; external: number }> {
+  const text = await (await fetch(node.metrics!)).text();
+  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+  return { used: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') };
+}
+
+/**
+ * Runs a full collection in a node started with `gcOnSignal` and returns its heap right after.
+ * Without it, whether V8 has collected a burst of garbage yet is a matter of timing.
+ */
+export async function collectGarbage(node: NodeProcess): Promise<{ used: number; external: number }> {
+  const done = () => node.stderr().match(/^full collection: heap (\d+) external (\d+)$/gm) ?? [];
+  const before = done().length;
+  node.proc.kill('SIGUSR2');
+  await waitUntil(async () => done().length > before || undefined, 'a full collection', 30_000, 50);
+  const [, used, external] = /heap (\d+) external (\d+)/.exec(done()[before])!;
+  return { used: Number(used), external: Number(external) };
 }
 
 /** Deploys the big-return contract from DEV[1] (nonce 0) and returns its address. */
