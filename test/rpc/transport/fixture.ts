@@ -1,7 +1,6 @@
 // Shared pieces for the transport tests: a small method table and raw HTTP / IPC clients.
 
 import { request } from 'node:http';
-import { connect, type Socket } from 'node:net';
 import { ErrorKind, NodeError } from '../../../src/errors.js';
 import type { RpcMethod, RpcParams } from '../../../src/rpc/types.js';
 
@@ -137,69 +136,8 @@ export function http(port: number, call: HttpCall = {}): Promise<HttpReply> {
 
 export const post = (port: number, body: string, headers?: Record<string, string>) => http(port, { body, headers });
 
-/** A line-oriented IPC client: write raw text, read reply lines in order. */
-export class IpcClient {
-  private buffered = '';
-  private lines: string[] = [];
-  private waiters: Array<(line: string | undefined) => void> = [];
-  private ended = false;
-  readonly socket: Socket;
-
-  private constructor(socket: Socket) {
-    this.socket = socket;
-    socket.setEncoding('utf8');
-    socket.on('data', (text: string) => {
-      this.buffered += text;
-      let nl: number;
-      while ((nl = this.buffered.indexOf('\n')) >= 0) {
-        this.deliver(this.buffered.slice(0, nl));
-        this.buffered = this.buffered.slice(nl + 1);
-      }
-    });
-    const finish = () => {
-      this.ended = true;
-      for (const w of this.waiters.splice(0)) w(undefined);
-    };
-    socket.on('end', finish);
-    socket.on('close', finish);
-    socket.on('error', () => undefined);
-  }
-
-  static open(path: string): Promise<IpcClient> {
-    return new Promise((resolve, reject) => {
-      const socket = connect(path);
-      socket.once('connect', () => resolve(new IpcClient(socket)));
-      socket.once('error', reject);
-    });
-  }
-
-  write(text: string | Buffer): void {
-    this.socket.write(text);
-  }
-
-  /** The next reply line, or undefined when the server closed the connection. */
-  next(): Promise<string | undefined> {
-    const line = this.lines.shift();
-    if (line !== undefined) return Promise.resolve(line);
-    if (this.ended) return Promise.resolve(undefined);
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
-  async call(line: string): Promise<string | undefined> {
-    this.write(line + '\n');
-    return this.next();
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-
-  private deliver(line: string): void {
-    const waiter = this.waiters.shift();
-    if (waiter !== undefined) waiter(line);
-    else this.lines.push(line);
-  }
-}
+/** The raw line-oriented IPC client the reliability tools use. */
+export { IpcConnection as IpcClient } from '../../../tools/lib/rpcClient.js';
 
 /** Parses a transcript: `-->` request lines each followed by `<--` reply or `<-- (no reply)`. */
 export interface TranscriptCase {
