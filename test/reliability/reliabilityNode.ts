@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { contractAddress } from '../../src/chain/transaction.js';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
-import { ROOT, startNodeProcess, type NodeProcess } from '../../tools/lib/nodeProcess.js';
+import { ROOT, readMetric, startNodeProcess, type NodeProcess } from '../../tools/lib/nodeProcess.js';
 import { rpc, sleep, waitUntil } from '../../tools/lib/rpcClient.js';
 import { DEV, rawTx } from '../helpers/accounts.js';
 
@@ -32,8 +32,7 @@ export async function startReliabilityNode(datadir: string, extra: string[] = []
 /** One reading of the node's V8 heap from its metrics endpoint, in bytes. */
 export async function heapOf(node: NodeProcess): Promise<{ used: number; external: number }> {
   const text = await (await fetch(node.metrics!)).text();
-  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
-  return { used: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') };
+  return { used: readMetric(text, 'nodejs_heap_size_used_bytes'), external: readMetric(text, 'nodejs_external_memory_bytes') };
 }
 
 /**
@@ -41,11 +40,10 @@ export async function heapOf(node: NodeProcess): Promise<{ used: number; externa
  * Without it, whether V8 has collected a burst of garbage yet is a matter of timing.
  */
 export async function collectGarbage(node: NodeProcess): Promise<{ used: number; external: number }> {
-  const done = () => node.stderr().match(/^full collection: heap (\d+) external (\d+)$/gm) ?? [];
-  const before = done().length;
+  const reports = () => [...node.stderr().matchAll(/^full collection: heap (\d+) external (\d+)$/gm)];
+  const before = reports().length;
   node.proc.kill('SIGUSR2');
-  await waitUntil(async () => done().length > before || undefined, 'a full collection', 30_000, 50);
-  const [, used, external] = /heap (\d+) external (\d+)/.exec(done()[before])!;
+  const [, used, external] = await waitUntil(async () => reports()[before], 'a full collection', 30_000, 50);
   return { used: Number(used), external: Number(external) };
 }
 

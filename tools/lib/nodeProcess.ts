@@ -136,6 +136,11 @@ export async function startNodeProcess(datadir: string, o: StartOptions = {}): P
   return node;
 }
 
+/** One sample's value from a Prometheus text page (the node's `--metrics` endpoint); NaN if absent. */
+export function readMetric(text: string, name: string): number {
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+}
+
 /**
  * Lines of a node's stderr that show a crash or an escaped failure: an unhandled rejection or
  * exception, a fatal error, a JS stack, an ERROR-level log line, or a process warning (a

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startNodeProcess, troubleIn } from '../lib/nodeProcess.js';
+import { readMetric, startNodeProcess, troubleIn } from '../lib/nodeProcess.js';
 import { rpc, sleep } from '../lib/rpcClient.js';
 import { ChainDriver } from '../crash/chainDriver.js';
 import { deployLogger, startTraffic, type TrafficStats } from './traffic.js';
@@ -79,7 +79,6 @@ function lastLiveHeap(text: string): number {
   return all.length ? Math.max(...all) : NaN;
 }
 
-const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const log = o.log ?? (() => undefined);
@@ -111,15 +110,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const text = await (await fetch(node.metrics!)).text().catch(() => '');
       const sample: Sample = {
         t: Math.round((performance.now() - started) / 1000),
-        rss: node.rss() ?? metric(text, 'process_resident_memory_bytes'),
-        heap: metric(text, 'nodejs_heap_size_used_bytes'),
-        heapTotal: metric(text, 'nodejs_heap_size_total_bytes'),
-        external: metric(text, 'nodejs_external_memory_bytes'),
+        rss: node.rss() ?? readMetric(text, 'process_resident_memory_bytes'),
+        heap: readMetric(text, 'nodejs_heap_size_used_bytes'),
+        heapTotal: readMetric(text, 'nodejs_heap_size_total_bytes'),
+        external: readMetric(text, 'nodejs_external_memory_bytes'),
         liveMb: lastLiveHeap(node.stdout().slice(gcSeen)),
-        handles: metric(text, 'nodejs_active_handles'),
-        p99Ms: metric(text, 'nodejs_eventloop_delay_p99_seconds') * 1000,
-        maxDelayMs: metric(text, 'nodejs_eventloop_delay_max_seconds') * 1000,
-        head: metric(text, 'mcnode_chain_head_block'),
+        handles: readMetric(text, 'nodejs_active_handles'),
+        p99Ms: readMetric(text, 'nodejs_eventloop_delay_p99_seconds') * 1000,
+        maxDelayMs: readMetric(text, 'nodejs_eventloop_delay_max_seconds') * 1000,
+        head: readMetric(text, 'mcnode_chain_head_block'),
         calls: traffic.stats.calls,
       };
       gcSeen = node.stdout().length;
