@@ -1,17 +1,18 @@
 // Applies system transactions (chain/systemTx.ts) to a block's state, and the rules that say
 // which a block may hold. Block building, import and sync all go through here, so a peer's
 // block is accepted only when re-executing it by these rules gives the same result:
-// - a settlement pays each payout from a payer that can cover it (no code, never sent a
-//   transaction, balance ≥ amount); a node that serves the paying app chain also checks the
-//   payouts against its records (blockBuilder.ts);
+// - a settlement pays each payout from a payer that can cover it: from its balance, and at
+//   most what buyMintToken() deposits put into it and no payout took out yet (its escrow, kept
+//   in the storage of account 0x…64), so no block can pay out anyone else's funds; a node that
+//   serves the paying app chain also checks the payouts against its records (blockBuilder.ts);
 // - setters and impersonated transactions only on chains whose genesis has devControls.
 
 import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, KECCAK256_NULL } from '@ethereumjs/util';
+import { Account, Address } from '@ethereumjs/util';
 import type { Receipt, SignedTx } from '../chain/types.js';
 import { SYSTEM_SENDER, decodeSystemPayload, type DevSetter, type Payout } from '../chain/systemTx.js';
-import { bigintToFixed, equalBytes } from '../encoding/bytes.js';
+import { bigintToFixed, bytesToBigint, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { applyTransaction, type ApplyResult, type BlockEnv } from './executor.js';
 
 /** Chain rules fixed at genesis (`config.devControls` of the genesis). */
@@ -32,17 +33,47 @@ export async function systemNonce(sm: MerkleStateManager): Promise<bigint> {
   return (await accountOf(sm, SYSTEM_SENDER)).nonce;
 }
 
-/**
- * Whether `payout` may be paid now. Only an account that never sent a transaction and holds no
- * code can pay (an app chain address is such an account), so a settlement cannot take the funds
- * of a user or a contract.
- */
+/** buyMintToken(): with value, a main-chain deposit into the app chain at the call's `to`. */
+export const BUY_MINT_TOKEN = Uint8Array.of(0x6b, 0xbd, 0xed, 0x70);
+
+/** Whether a transaction with this receipt deposited into an app chain (the address `tx.to`). */
+export function isDeposit(tx: SignedTx, receipt: Receipt): boolean {
+  if (tx.shardingFlag !== 0n || tx.to === null || tx.value === 0n || receipt.status !== 1) return false;
+  return tx.data.length >= 4 && equalBytes(tx.data.subarray(0, 4), BUY_MINT_TOKEN);
+}
+
+const escrowSlot = (payer: Uint8Array): Uint8Array => keccak256(payer);
+
+async function escrowOf(sm: MerkleStateManager, payer: Uint8Array): Promise<bigint> {
+  if ((await sm.getAccount(systemAddress)) === undefined) return 0n;
+  return bytesToBigint(await sm.getStorage(systemAddress, escrowSlot(payer)));
+}
+
+async function setEscrow(sm: MerkleStateManager, payer: Uint8Array, value: bigint): Promise<void> {
+  const system = await accountOf(sm, SYSTEM_SENDER);
+  // Nonce ≥ 1: an account with nonce 0, no balance and no code counts as empty, and a call
+  // touching it would delete it (EIP-161), escrows and all.
+  if (system.nonce === 0n) {
+    system.nonce = 1n;
+    await sm.putAccount(systemAddress, system);
+  }
+  await sm.putStorage(systemAddress, escrowSlot(payer), bigintToFixed(value, 32));
+}
+
+/** Adds a deposit's value to the escrow of the app chain it went to (every block builder and importer). */
+export async function recordDeposit(sm: MerkleStateManager, tx: SignedTx, receipt: Receipt): Promise<void> {
+  if (!isDeposit(tx, receipt)) return;
+  await setEscrow(sm, tx.to!, (await escrowOf(sm, tx.to!)) + tx.value);
+}
+
+/** Whether `payout` may be paid now: its payer holds the amount, in balance and in escrow. */
 export async function canPay(sm: MerkleStateManager, payout: Payout): Promise<boolean> {
   const payer = await sm.getAccount(new Address(payout.from));
-  return payer !== undefined && payer.nonce === 0n && equalBytes(payer.codeHash, KECCAK256_NULL) && payer.balance >= payout.amount;
+  return payer !== undefined && payer.balance >= payout.amount && (await escrowOf(sm, payout.from)) >= payout.amount;
 }
 
 async function pay(sm: MerkleStateManager, p: Payout): Promise<void> {
+  await setEscrow(sm, p.from, (await escrowOf(sm, p.from)) - p.amount);
   const payer = await accountOf(sm, p.from);
   payer.balance -= p.amount;
   await sm.putAccount(new Address(p.from), payer);
@@ -128,7 +159,7 @@ export async function applySystemTx(
     for (const [k, p] of payload.payouts.entries()) {
       if (!(await canPay(sm, p))) {
         await sm.revert();
-        return { ok: false, reason: `settlement payout ${k} cannot be paid (the payer lacks the balance, or is not an app chain address)` };
+        return { ok: false, reason: `settlement payout ${k} cannot be paid (the payer's balance or deposit escrow is below ${p.amount})` };
       }
       await pay(sm, p);
     }

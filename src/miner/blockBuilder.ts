@@ -9,7 +9,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
 import { EMPTY_UNCLES_HASH, encodeReceiptForRoot, orBloom, orderedTrieRoot } from '../chain/block.js';
 import { applyTransaction, creditReward, type BlockEnv, type ApplyResult } from '../execution/executor.js';
-import { applySystemTx, payableNow, systemNonce, type ChainRules } from '../execution/systemTxs.js';
+import { applySystemTx, payableNow, recordDeposit, systemNonce, type ChainRules } from '../execution/systemTxs.js';
 import { SYSCNT, decodeSystemPayload, isSystemTx, settlementTx } from '../chain/systemTx.js';
 import { blockReward } from '../execution/gas.js';
 import { bytesToHex } from '../encoding/hex.js';
@@ -132,6 +132,7 @@ export class BlockBuilder {
         if (result.reason !== 'exceeds block gas limit' && result.reason !== 'nonce too high') rejected.push({ tx, reason: result.reason });
         continue;
       }
+      await recordDeposit(sm, tx, result.receipt);
       if (!byzantium) result.receipt.root = await sm.getStateRoot();
       include(tx, result);
     }

@@ -10,7 +10,7 @@ import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import { WorldState } from '../../../src/state/worldState.js';
 import { ScsService } from '../../../src/scs/scsService.js';
 import { BlockParticipants } from '../../../src/miner/blockParticipants.js';
-import { payWhatCovers } from '../../../src/execution/systemTxs.js';
+import { payWhatCovers, recordDeposit } from '../../../src/execution/systemTxs.js';
 import { EMPTY_TRIE_ROOT, EMPTY_UNCLES_HASH, blockFromParts } from '../../../src/chain/block.js';
 import { contractAddress, signTransaction } from '../../../src/chain/transaction.js';
 import type { Block, Header, Receipt, SignedTx, TxFields } from '../../../src/chain/types.js';
@@ -98,6 +98,9 @@ t.test('deposits, flushes and withdrawal moves through the participant hooks', a
   t.same(await payWhatCovers(poor, await participants.proposals(4n)), [], 'the app chain address holds nothing: no payout');
   const funded = await world.stateManagerAt(EMPTY_TRIE_ROOT);
   await funded.putAccount(new Address(CHAIN), new Account(0n, 5n));
+  const ok = { status: 1 as const, cumulativeGasUsed: 0n, gasUsed: 0n, logsBloom: new Uint8Array(256), logs: [], contractAddress: null };
+  t.same(await payWhatCovers(funded, await participants.proposals(4n)), [], 'a balance that no deposit put there pays nothing');
+  await recordDeposit(funded, tx(user.key, { nonce: 0n, value: 5n, data: hexToBytes('0x6bbded70') }), ok);
   const applied = participants.attribute(await payWhatCovers(funded, await participants.proposals(4n)));
   t.equal(applied.get(scs)?.length, 1);
   t.equal((await funded.getAccount(new Address(hexToBytes(user.address))))?.balance, 3n);
