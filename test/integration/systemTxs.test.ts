@@ -152,3 +152,17 @@ t.test('a block with an invented settlement is refused on import, naming block a
   t.match(early.message, /^block 1: transaction 0 .*: a settlement is the last transaction of its block/);
   t.equal(core.chain.head.header.number, 0n);
 });
+
+t.test('the flag is stored with the genesis: a later config cannot change it', async (t) => {
+  const chaindata = path.join(t.testdir(), 'chaindata');
+  for (const [written, later] of [[true, false], [false, true]]) {
+    let db = await Database.open(chaindata);
+    t.equal((await openChainCore(configWith(written), db, createLogger(0))).rules.devControls, written);
+    await db.close();
+    db = await Database.open(chaindata);
+    t.equal((await openChainCore(configWith(later), db, createLogger(0))).rules.devControls, written, `written ${written}, started with ${later}`);
+    await db.close();
+    const { rmSync } = await import('node:fs');
+    rmSync(chaindata, { recursive: true });
+  }
+});
