@@ -14,7 +14,7 @@ import { openChainCore, difficultyRule, type ChainCore } from '../../src/chainCo
 import { TxPool } from '../../src/txpool/txPool.js';
 import { Miner, type SealFunction } from '../../src/miner/miner.js';
 import { searchNonce, targetBytes } from '../../src/consensus/pow.js';
-import { SYSTEM_SENDER, decodeSystemPayload, impersonatedTx, settlementTx, setterTx } from '../../src/chain/systemTx.js';
+import { SYSTEM_SENDER, decodeBlockTransaction, decodeSystemPayload, impersonatedTx, settlementTx, setterTx } from '../../src/chain/systemTx.js';
 import type { BalanceMove, BlockParticipant } from '../../src/miner/blockParticipants.js';
 import type { VerifiedBlock } from '../../src/chainFile/verifyBlock.js';
 import type { TrieNodeStore } from '../../src/state/trieNodeStore.js';
@@ -224,4 +224,23 @@ t.test('settlements: built from the participants\' payouts, checked on import by
   const plain = await open(t, false, 'plain');
   await importChain(importDeps(plain), file);
   t.equal(bytesToHex(plain.chain.head.hash), bytesToHex(b2.hash));
+});
+
+t.test('an impersonated transaction in the pool survives a restart (the journal decodes with decodeBlockTransaction)', async (t) => {
+  const db = await Database.open(path.join(t.testdir(), 'chaindata'));
+  t.teardown(() => db.close());
+  const options = {
+    minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
+    blockGasLimit: () => 9_000_000n, accountAt: async () => ({ nonce: 0n, balance: 10n ** 18n }),
+  };
+  const tx = impersonatedTx({ from: WHALE, nonce: 0n, to: A, value: 5n, data: new Uint8Array(), gas: 21_000n, gasPrice: 2n });
+  const before = new TxPool(db, options);
+  await before.add(tx);
+  before.close();
+  const after = new TxPool(db, options);
+  t.teardown(() => after.close());
+  t.same(await after.restore((raw) => decodeBlockTransaction(raw, 100n)), { restored: 1, dropped: 0 });
+  const [back] = after.pendingTransactions();
+  t.equal(bytesToHex(back.hash), bytesToHex(tx.hash));
+  t.equal(bytesToHex(back.from), bytesToHex(WHALE), 'the sender comes back from via');
 });
