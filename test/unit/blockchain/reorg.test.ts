@@ -3,9 +3,9 @@
 // one batch, with `rewound` before the new branch's `newHead`s, old-branch transactions back in
 // the pool, removed logs on log filters, new hashes on block filters; a restart keeps it.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import path from 'node:path';
-import { openRig, type Rig } from '../../helpers/chainRig.js';
+import { openRig as open, type Rig } from '../../../tools/lib/chainRig.js';
 import { Blockchain } from '../../../src/blockchain/blockchain.js';
 import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
@@ -16,6 +16,12 @@ import { blockFromParts } from '../../../src/chain/block.js';
 import type { Block } from '../../../src/chain/types.js';
 
 const hex = bytesToHex;
+
+async function openRig(t: Test, dir = t.testdir()) {
+  const rig = await open(dir);
+  t.teardown(() => rig.close());
+  return rig;
+}
 // Init code that emits one LOG0 (empty data) and deploys nothing.
 const LOGGER = hexToBytes('0x60006000a0');
 

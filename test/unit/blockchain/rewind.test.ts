@@ -2,15 +2,21 @@
 // transaction lookups, head), `rewound` reports the removed blocks newest first, their
 // transactions return to the pool, and a restart finds the rewound head.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import path from 'node:path';
-import { openRig } from '../../helpers/chainRig.js';
+import { openRig as open } from '../../../tools/lib/chainRig.js';
 import { Blockchain, type NewHeadEvent } from '../../../src/blockchain/blockchain.js';
 import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
 import { bytesToHex } from '../../../src/encoding/hex.js';
 
 const hex = bytesToHex;
+
+async function openRig(t: Test, dir = t.testdir()) {
+  const rig = await open(dir);
+  t.teardown(() => rig.close());
+  return rig;
+}
 
 t.test('rewindTo moves head, indexes and lookups back; the transactions return to the pool', async (t) => {
   const rig = await openRig(t);

@@ -1,10 +1,9 @@
-// An in-process chain for rewind, side-chain and reorganisation tests: the node's own parts
+// An in-process chain for rewind, side-chain and reorganisation tests and benches: the node's own parts
 // (chain, state, pool, miner, one import path, filters) wired as node.ts wires them, a seal
 // found by brute force at the devnet difficulty, and blocks built on any parent without being
 // stored, so a test can grow two branches from one parent.
 
 import path from 'node:path';
-import type { Test } from 'tap';
 import { defaultConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { createLogger } from '../../src/log.js';
@@ -54,7 +53,8 @@ export interface Rig extends ChainCore {
   close(): Promise<void>;
 }
 
-export async function openRig(t: Test, dir = t.testdir()): Promise<Rig> {
+/** Opens (or creates) the devnet chain in `dir`; the caller closes it. */
+export async function openRig(dir: string): Promise<Rig> {
   const config = defaultConfig();
   const chainId = config.chain.chainId;
   const db = await Database.open(path.join(dir, 'chaindata'));
@@ -118,6 +118,5 @@ export async function openRig(t: Test, dir = t.testdir()): Promise<Rig> {
       await db.close();
     },
   };
-  t.teardown(() => rig.close());
   return rig;
 }
