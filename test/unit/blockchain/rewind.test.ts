@@ -124,3 +124,25 @@ t.test('a rewind stops the local search', async (t) => {
   t.same(await round, [], 'the round ended without a block');
   t.equal(aborted, true, 'the rewind aborted the search');
 });
+
+t.test('a head whose state is missing is rewound at open to the newest block with state', async (t) => {
+  const dir = t.testdir();
+  const rig = await openRig(t, dir);
+  await rig.pool.add(rig.tx(5, 0n));
+  const b1 = await rig.mine();
+  const lost = rig.tx(5, 1n);
+  await rig.pool.add(lost);
+  const b2 = await rig.mine();
+  await rig.close();
+  // Damage: the top node of the head's state trie is gone.
+  const db = await Database.open(path.join(dir, 'chaindata'));
+  await db.del(keys.trieNode(b2.header.stateRoot));
+  await db.close();
+
+  const again = await openRig(t, dir);
+  t.equal(hex(again.chain.head.hash), hex(b1.hash), 'opened at block 1');
+  t.equal(await again.chain.getHashByNumber(2n), undefined);
+  await again.pool.settled();
+  t.ok(await again.db.get(keys.poolJournal(lost.hash)), 'block 2\'s transaction is journaled again');
+  t.ok(again.pool.get(lost.hash), 'and pending in the pool');
+});
