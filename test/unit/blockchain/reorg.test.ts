@@ -147,3 +147,35 @@ t.test('a child of the head extends it through the miner; bad blocks write nothi
   t.equal(await rig.importer.importBlock(good), 'extended');
   t.equal(await rig.importer.importBlock(orphan), 'extended', 'once its parent arrived');
 });
+
+t.test('a transaction on both branches points at its new block and stays out of the pool', async (t) => {
+  const rig = await openRig(t);
+  const { chain, pool } = rig;
+  const shared = rig.tx(6, 0n);
+  await pool.add(shared);
+  const a1 = await rig.mine();
+  const b1 = await rig.buildOn(chain.genesis, [shared], 4);
+  const b2 = await rig.buildOn(b1, [], 4);
+  t.equal(await rig.importer.importBlock(b1), 'side');
+  t.equal(await rig.importer.importBlock(b2), 'reorged');
+  t.equal(hex((await chain.findTransaction(shared.hash))!.block.hash), hex(b1.hash), 'lookup moved to the new branch');
+  t.equal(pool.get(shared.hash), undefined, 'not returned: the new branch holds it');
+  t.equal(await rig.db.get(keys.poolJournal(shared.hash)), undefined, 'no journal entry');
+  t.not(hex(a1.hash), hex(b1.hash));
+});
+
+t.test('pool transactions queued behind rewound ones become executable again in order', async (t) => {
+  const rig = await openRig(t);
+  const { chain, pool } = rig;
+  await pool.add(rig.tx(7, 0n));
+  const b1 = await rig.mine();
+  await pool.add(rig.tx(7, 1n));
+  await rig.mine();
+  const waiting = [rig.tx(7, 2n), rig.tx(7, 4n)];
+  for (const tx of waiting) await pool.add(tx);
+  t.same(pool.counts(), { pending: 1, queued: 1 });
+  await rig.importer.rewindTo(b1.hash);
+  t.same(pool.counts(), { pending: 2, queued: 1 }, 'nonce 1 back in front of 2; 4 still waits behind the gap');
+  t.same(pool.content().pending.get(hex(rig.addresses[7]))?.map((tx) => tx.nonce), [1n, 2n]);
+  t.equal(chain.head.header.number, 1n);
+});
