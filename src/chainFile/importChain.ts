@@ -90,7 +90,7 @@ export async function importChain(deps: ImportDeps, file: string, opts: ImportOp
       expected = n + 1n;
 
       if (n === 0n) {
-        await checkKnown(chain, n, headerHash(parts.header), fail);
+        await checkGenesis(chain, headerHash(parts.header), fail);
         result.known++;
       } else if ((await importOne(deps, n, encoded, fail)) === 'known') {
         result.known++;
@@ -106,12 +106,11 @@ export async function importChain(deps: ImportDeps, file: string, opts: ImportOp
   return result;
 }
 
-async function checkKnown(chain: ImportTarget, n: bigint, hash: Uint8Array, fail: (n: bigint, reason: string) => never): Promise<void> {
-  const local = await chain.getHashByNumber(n);
+/** A genesis in the file (`export f 0`) must be this datadir's: it has no parent to import on. */
+async function checkGenesis(chain: ImportTarget, hash: Uint8Array, fail: (n: bigint, reason: string) => never): Promise<void> {
+  const local = await chain.getHashByNumber(0n);
   if (local && equalBytes(local, hash)) return;
-  const localHex = local ? bytesToHex(local) : 'missing';
-  if (n === 0n) fail(n, `genesis ${bytesToHex(hash)} differs from this datadir's genesis ${localHex} (init a fresh datadir with the file's genesis)`);
-  fail(n, `conflicts with the local block #${n} ${localHex}: this datadir holds another chain`);
+  fail(0n, `genesis ${bytesToHex(hash)} differs from this datadir's genesis ${local ? bytesToHex(local) : 'missing'} (init a fresh datadir with the file's genesis)`);
 }
 
 async function importOne(deps: ImportDeps, n: bigint, encoded: Uint8Array, fail: (n: bigint, reason: string) => never): Promise<ImportOutcome> {
