@@ -178,6 +178,8 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
    * index above it, the removed blocks' transaction lookups and the head move in one batch, and
    * their transactions return to the pool journal. Emits `rewound` once the batch is written.
    * Nothing is pruned: the ancestor's state and the removed blocks stay stored (as side blocks).
+   * On a running node call BlockImporter.rewindTo: it runs in turn with the miner's block
+   * writes and resolves once the pool has the transactions back.
    */
   rewindTo(ancestorHash: Uint8Array): Promise<NewHeadEvent[]> {
     return this.exclusive(async () => {

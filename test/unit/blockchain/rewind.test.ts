@@ -104,7 +104,7 @@ t.test('a restart after a rewind opens the rewound head and reloads the returned
   t.ok(again.pool.get(tx3.hash));
 });
 
-t.test('a rewind stops the local search', async (t) => {
+t.test('a rewind, and a block imported from outside, stop the local search', async (t) => {
   const rig = await openRig(t);
   const b1 = await rig.mine();
   await rig.mine();
@@ -123,6 +123,14 @@ t.test('a rewind stops the local search', async (t) => {
   await rig.chain.rewindTo(b1.hash);
   t.same(await round, [], 'the round ended without a block');
   t.equal(aborted, true, 'the rewind aborted the search');
+
+  aborted = false;
+  const next = miner.mineBlocks(1);
+  await new Promise((r) => setTimeout(r, 50));
+  t.equal(aborted, false, 'a new search runs');
+  t.equal(await rig.importer.importBlock(await rig.buildOn(rig.chain.head, [], 8)), 'extended');
+  t.same(await next, [], 'that round ended without a block too');
+  t.equal(aborted, true, 'the imported head aborted the search');
 });
 
 t.test('a head whose state is missing is rewound at open to the newest block with state', async (t) => {
