@@ -156,8 +156,8 @@ export class McNode {
     // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
     chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
     // Blocks that left the canonical chain (rewind, reorganisation) give their transactions back.
-    chain.on('rewound', ({ removed }) => {
-      pool.returnRemoved(removed.flatMap((r) => r.block.transactions)).catch((err: Error) => log.error('returning transactions to the pool failed', { error: err.message }));
+    chain.on('rewound', ({ removed, returnTransactions }) => {
+      pool.returnRemoved(removed.flatMap((r) => r.block.transactions), returnTransactions).catch((err: Error) => log.error('returning transactions to the pool failed', { error: err.message }));
     });
     // The one import path (peers, block files); its trie writes collect apart from the miner's.
     const importer = new BlockImporter({

@@ -33,6 +33,13 @@ export interface NewHeadEvent {
 /** Blocks that left the canonical chain, newest first (a rewind or the old side of a reorg). */
 export interface RewoundEvent {
   removed: NewHeadEvent[];
+  /** false when the caller keeps the removed transactions out of the pool (a snapshot revert) */
+  returnTransactions: boolean;
+}
+
+export interface RewindOptions {
+  /** the removed blocks' transactions go back to the pool (default true) */
+  returnTransactions?: boolean;
 }
 
 /** What a head switch did: blocks that left the canonical chain (newest first) and joined it (oldest first). */
@@ -179,14 +186,15 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
    * their transactions return to the pool journal. Emits `rewound` once the batch is written.
    * Nothing is pruned: the ancestor's state and the removed blocks stay stored (as side blocks).
    * On a running node call BlockImporter.rewindTo: it runs in turn with the miner's block
-   * writes and resolves once the pool has the transactions back.
+   * writes and resolves once the pool has the transactions back. `returnTransactions: false`
+   * leaves them out of the pool and its journal.
    */
-  rewindTo(ancestorHash: Uint8Array): Promise<NewHeadEvent[]> {
+  rewindTo(ancestorHash: Uint8Array, opts: RewindOptions = {}): Promise<NewHeadEvent[]> {
     return this.exclusive(async () => {
       const target = await this.getBlockByHash(ancestorHash);
       if (!target) throw refused(`unknown block ${bytesToHex(ancestorHash)}`);
       if (!(await this.isCanonical(target))) throw refused(`block ${bytesToHex(ancestorHash)} is not on the canonical chain`);
-      return (await this.switchHead(target)).removed;
+      return (await this.switchHead(target, opts.returnTransactions ?? true)).removed;
     });
   }
 
@@ -201,11 +209,11 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     return this.exclusive(async () => {
       const target = await this.getBlockByHash(hash);
       if (!target) throw refused(`unknown block ${bytesToHex(hash)}`);
-      return this.switchHead(target);
+      return this.switchHead(target, true);
     });
   }
 
-  private async switchHead(target: Block): Promise<HeadSwitch> {
+  private async switchHead(target: Block, returnTransactions: boolean): Promise<HeadSwitch> {
     const removedBlocks: Block[] = [];
     const addedBlocks: Block[] = [];
     const parentOf = async (b: Block): Promise<Block> => {
@@ -237,11 +245,11 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     if (removed.length === 0 && added.length === 0) return { removed, added };
 
     const oldHead = this.headBlock;
-    await this.db.batch(headSwitchOps(oldHead, target, removedBlocks, addedBlocks));
+    await this.db.batch(headSwitchOps(oldHead, target, removedBlocks, addedBlocks, returnTransactions));
     for (let n = target.header.number + 1n; n <= oldHead.header.number; n++) this.hashByNumber.delete(n);
     for (const b of addedBlocks) this.hashByNumber.set(b.header.number, b.hash);
     this.headBlock = target;
-    if (removed.length) this.emit('rewound', { removed });
+    if (removed.length) this.emit('rewound', { removed, returnTransactions });
     for (const e of added) this.emit('newHead', e);
     return { removed, added };
   }

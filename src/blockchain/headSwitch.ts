@@ -11,10 +11,10 @@ import { keys } from '../store/schema.js';
 
 /**
  * Ops for switching from `oldHead` to `target`: `removed` left the canonical chain (any order),
- * `added` join it. Deletions come first: a transaction in both branches ends up pointing at
- * its new block.
+ * `added` join it; `journal`: the removed transactions go back to the pool journal. Deletions
+ * come first: a transaction in both branches ends up pointing at its new block.
  */
-export function headSwitchOps(oldHead: Block, target: Block, removed: Block[], added: Block[]): BatchOp[] {
+export function headSwitchOps(oldHead: Block, target: Block, removed: Block[], added: Block[], journal = true): BatchOp[] {
   const dels: BatchOp[] = [];
   const puts: BatchOp[] = [];
   for (let n = target.header.number + 1n; n <= oldHead.header.number; n++) dels.push({ type: 'del', key: keys.canonical(n) });
@@ -33,7 +33,7 @@ export function headSwitchOps(oldHead: Block, target: Block, removed: Block[], a
       dels.push({ type: 'del', key: keys.txIndex(tx.hash) });
       // Back into the journal in the same batch, so a crash right after cannot lose them; the
       // pool revalidates them (now or at the next start). System transactions never enter it.
-      if (tx.syscnt === 0n && !addedTxs.has(bytesToHex(tx.hash))) puts.push({ type: 'put', key: keys.poolJournal(tx.hash), value: tx.raw });
+      if (journal && tx.syscnt === 0n && !addedTxs.has(bytesToHex(tx.hash))) puts.push({ type: 'put', key: keys.poolJournal(tx.hash), value: tx.raw });
     }
   }
   puts.push({ type: 'put', key: keys.head, value: target.hash });

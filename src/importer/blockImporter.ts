@@ -6,7 +6,7 @@
 // runs in the miner's write queue, so it never interleaves with storing a locally sealed block.
 
 import type { Block, SignedTx } from '../chain/types.js';
-import type { Blockchain } from '../blockchain/blockchain.js';
+import type { Blockchain, RewindOptions } from '../blockchain/blockchain.js';
 import { decodeBlockParts, encodeBlock, headerHash } from '../chain/block.js';
 import type { DifficultyRule } from '../consensus/difficulty.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
@@ -75,11 +75,12 @@ export class BlockImporter {
 
   /**
    * Sets the head back to a canonical ancestor, in turn with block writes; resolves once the
-   * removed blocks' transactions are back in the pool. Returns the removed blocks, newest first.
+   * removed blocks' transactions are back in the pool (unless `returnTransactions: false`).
+   * Returns the removed blocks, newest first.
    */
-  rewindTo(ancestorHash: Uint8Array): ReturnType<Blockchain['rewindTo']> {
+  rewindTo(ancestorHash: Uint8Array, opts: RewindOptions = {}): ReturnType<Blockchain['rewindTo']> {
     return this.serialized(async () => {
-      const removed = await this.deps.chain.rewindTo(ancestorHash);
+      const removed = await this.deps.chain.rewindTo(ancestorHash, opts);
       await this.deps.pool?.settled();
       return removed;
     });

@@ -353,10 +353,12 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
    * Takes back the transactions of blocks that left the canonical chain (a rewind or a
    * reorganisation); each is revalidated at the new head and dropped if it no longer applies.
    * The head switch wrote their journal entries in its own batch. The senders' other pool
-   * transactions are reinserted behind them, since their account nonce went back.
+   * transactions are reinserted behind them, since their account nonce went back. With
+   * `takeBack` false only those senders are brought in line with the new head.
    */
-  returnRemoved(txs: SignedTx[]): Promise<void> {
-    const job = this.returning.then(() => this.reinsert(txs.filter((tx) => tx.syscnt === 0n)));
+  returnRemoved(txs: SignedTx[], takeBack = true): Promise<void> {
+    const users = txs.filter((tx) => tx.syscnt === 0n);
+    const job = this.returning.then(() => this.reinsert(users, takeBack));
     this.returning = job.catch(() => undefined);
     return job;
   }
@@ -366,16 +368,16 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     return this.returning;
   }
 
-  private async reinsert(returned: SignedTx[]): Promise<void> {
-    if (returned.length === 0) return;
+  private async reinsert(removed: SignedTx[], takeBack: boolean): Promise<void> {
+    if (removed.length === 0) return;
     this.headVersion++;
     const held: SignedTx[] = [];
-    for (const key of new Set(returned.map((tx) => bytesToHex(tx.from)))) {
+    for (const key of new Set(removed.map((tx) => bytesToHex(tx.from)))) {
       const s = this.senders.get(key);
       if (s) held.push(...this.removeMany([...s.txs.values()]));
     }
     const heldHashes = new Set(held.map((tx) => bytesToHex(tx.hash)));
-    const all = [...returned, ...held].sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
+    const all = [...(takeBack ? removed : []), ...held].sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
     const dropped: SignedTx[] = [];
     for (const tx of all) {
       if (this.byHash.has(bytesToHex(tx.hash))) continue;

@@ -154,3 +154,25 @@ t.test('a head whose state is missing is rewound at open to the newest block wit
   t.ok(await again.db.get(keys.poolJournal(lost.hash)), 'block 2\'s transaction is journaled again');
   t.ok(again.pool.get(lost.hash), 'and pending in the pool');
 });
+
+t.test('returnTransactions: false keeps the removed transactions out; the sender\'s later ones wait', async (t) => {
+  const rig = await openRig(t);
+  const { chain, pool } = rig;
+  await pool.add(rig.tx(8, 0n));
+  const b1 = await rig.mine();
+  const gone = rig.tx(8, 1n);
+  await pool.add(gone);
+  await rig.mine();
+  const later = rig.tx(8, 2n);
+  await pool.add(later);
+  t.same(pool.counts(), { pending: 1, queued: 0 });
+  const events: boolean[] = [];
+  chain.on('rewound', (e) => events.push(e.returnTransactions));
+  const removed = await rig.importer.rewindTo(b1.hash, { returnTransactions: false });
+  t.equal(removed.length, 1);
+  t.same(events, [false], 'the event says so');
+  t.equal(pool.get(gone.hash), undefined, 'not back in the pool');
+  t.equal(await rig.db.get(keys.poolJournal(gone.hash)), undefined, 'nor in the journal');
+  t.same(pool.counts(), { pending: 0, queued: 1 }, 'nonce 2 now waits behind the gap at 1');
+  t.ok(pool.get(later.hash));
+});
