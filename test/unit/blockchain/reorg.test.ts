@@ -179,3 +179,20 @@ t.test('pool transactions queued behind rewound ones become executable again in 
   t.same(pool.content().pending.get(hex(rig.addresses[7]))?.map((tx) => tx.nonce), [1n, 2n]);
   t.equal(chain.head.header.number, 1n);
 });
+
+t.test('BLOCKHASH on a side branch sees the branch\'s own ancestors', async (t) => {
+  const rig = await openRig(t);
+  const { chain } = rig;
+  const a1 = await rig.mine();
+  const a2 = await rig.mine();
+  // Init code: SSTORE(0, BLOCKHASH(NUMBER - 1)), deploys nothing; the stored word is the parent's hash.
+  const creation = rig.tx(9, 0n, { to: null, data: hexToBytes('0x60014303406000550000'), gas: 100_000n, value: 0n });
+  const b2 = await rig.buildOn(a1, [], 6);
+  t.equal(await rig.importer.importBlock(b2), 'side');
+  const b3 = await rig.buildOn(b2, [creation], 6);
+  t.equal(await rig.importer.importBlock(b3), 'reorged');
+  const { contractAddress } = (await chain.getReceipts(b3.hash))![0];
+  const word = await rig.world.getStorage(chain.head.header.stateRoot, contractAddress!, new Uint8Array(32));
+  t.equal(hex(word), hex(b2.hash), 'the side parent\'s hash, not the canonical block 2 of that time');
+  t.not(hex(word), hex(a2.hash));
+});
