@@ -96,7 +96,10 @@ export class BlockImporter {
   private async importParts(parts: ReturnType<typeof decodeBlockParts>, encoded: Uint8Array): Promise<ImportOutcome> {
     const { chain, nodes } = this.deps;
     const { header } = parts;
-    if (await chain.hasBlock(headerHash(header))) return 'known';
+    const hash = headerHash(header);
+    const knownTd = await chain.getTotalDifficulty(hash);
+    // A stored block off the canonical chain may outweigh the head after a rewind: it wins again.
+    if (knownTd !== undefined) return knownTd > (await this.headTd()) ? this.switchTo(hash) : 'known';
     const parent = await chain.getBlockByHash(header.parentHash);
     if (!parent) throw await this.unknownParent(header.number, header.parentHash);
     const verified = await verifyBlock(parent, parts, encoded, this.deps);
@@ -106,9 +109,15 @@ export class BlockImporter {
     }
     const { block, built } = verified;
     const td = await chain.storeSideBlock(block, built.receipts, nodes.drainWrites());
-    const headTd = (await chain.getTotalDifficulty(chain.head.hash)) ?? 0n;
-    if (td <= headTd) return 'side';
-    const { added } = await chain.reorgTo(block.hash);
+    return td > (await this.headTd()) ? this.switchTo(block.hash) : 'side';
+  }
+
+  private async headTd(): Promise<bigint> {
+    return (await this.deps.chain.getTotalDifficulty(this.deps.chain.head.hash)) ?? 0n;
+  }
+
+  private async switchTo(hash: Uint8Array): Promise<'reorged'> {
+    const { added } = await this.deps.chain.reorgTo(hash);
     await this.deps.pool?.settled();
     await this.deps.pool?.onNewHead(added.flatMap((e) => e.block.transactions));
     return 'reorged';

@@ -196,3 +196,21 @@ t.test('BLOCKHASH on a side branch sees the branch\'s own ancestors', async (t) 
   t.equal(hex(word), hex(b2.hash), 'the side parent\'s hash, not the canonical block 2 of that time');
   t.not(hex(word), hex(a2.hash));
 });
+
+t.test('after a rewind, a removed block imported again (e.g. from a peer) takes the head back', async (t) => {
+  const rig = await openRig(t);
+  const { chain, pool } = rig;
+  const b1 = await rig.mine();
+  const tx = rig.tx(2, 0n);
+  await pool.add(tx);
+  const b2 = await rig.mine();
+  const b3 = await rig.mine();
+  await rig.importer.rewindTo(b1.hash);
+  t.ok(pool.get(tx.hash), 'the rewound transaction is pending');
+  t.equal(await rig.importer.importBlock(b2), 'reorged', 'heavier than the head: canonical again');
+  t.equal(hex(chain.head.hash), hex(b2.hash));
+  t.equal(pool.get(tx.hash), undefined, 'mined again by it: out of the pool');
+  t.equal(await rig.importer.importBlock(b2), 'known', 'now it is simply known');
+  t.equal(await rig.importer.importBlock(b3), 'reorged');
+  t.equal(hex(chain.head.hash), hex(b3.hash));
+});
