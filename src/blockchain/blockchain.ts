@@ -58,6 +58,8 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
   private genesisBlock!: Block;
   /** Head-moving writes run one at a time, so each sees the head the previous one left. */
   private writes: Promise<unknown> = Promise.resolve();
+  /** head switches so far (rewinds, reorganisations) */
+  private switches = 0;
 
   private constructor(private readonly db: Database) {
     super();
@@ -245,7 +247,10 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     if (removed.length === 0 && added.length === 0) return { removed, added };
 
     const oldHead = this.headBlock;
+    // Counted before and after: a read overlapping the batch in any way sees a change.
+    this.switches++;
     await this.db.batch(headSwitchOps(oldHead, target, removedBlocks, addedBlocks, returnTransactions));
+    this.switches++;
     for (let n = target.header.number + 1n; n <= oldHead.header.number; n++) this.hashByNumber.delete(n);
     for (const b of addedBlocks) this.hashByNumber.set(b.header.number, b.hash);
     this.headBlock = target;
@@ -258,8 +263,10 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     if (number > this.headBlock.header.number || number < 0n) return undefined;
     const cached = this.hashByNumber.get(number);
     if (cached) return cached;
+    const switches = this.switches;
     const stored = await this.db.get(keys.canonical(number));
-    if (stored) this.hashByNumber.set(number, stored);
+    // A read that started before a head switch may return the old branch's hash: never cache it.
+    if (stored && switches === this.switches) this.hashByNumber.set(number, stored);
     return stored;
   }
 
