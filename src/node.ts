@@ -157,6 +157,7 @@ export class McNode {
     chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
     // Blocks that left the canonical chain (rewind, reorganisation) give their transactions back.
     chain.on('rewound', ({ removed, returnTransactions }) => {
+      log.info('blocks left the canonical chain', { count: removed.length, from: removed[0].block.header.number, head: chain.head.header.number, hash: bytesToHex(chain.head.hash) });
       pool.returnRemoved(removed.flatMap((r) => r.block.transactions), returnTransactions).catch((err: Error) => log.error('returning transactions to the pool failed', { error: err.message }));
     });
     // The one import path (peers, block files); its trie writes collect apart from the miner's.
