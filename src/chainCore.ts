@@ -73,8 +73,21 @@ export async function openChainCore(config: Config, db: Database, log: Logger, g
     log.info('wrote genesis block', { hash: bytesToHex(block.hash) });
   }
   const rules = await readChainRules(db, { devControls: spec.devControls ?? true });
-  if (!(await world.hasState(chain.head.header.stateRoot))) {
-    throw new ConfigError('the head block has no state in the database; the datadir is damaged');
-  }
+  if (!(await world.hasState(chain.head.header.stateRoot))) await rewindToState(chain, world, log);
   return { common, nodes, world, chain, rules, builder: new BlockBuilder(world, common, chain, undefined, rules) };
+}
+
+/** A head without state (blocks and state are written together, so only damage does this): back to the newest block with state. */
+async function rewindToState(chain: Blockchain, world: WorldState, log: Logger): Promise<void> {
+  const head = chain.head;
+  for (let n = head.header.number - 1n; n >= 0n; n--) {
+    const block = await chain.getBlockByNumber(n);
+    if (!block || !(await world.hasState(block.header.stateRoot))) continue;
+    log.warn('the head block has no state in the database; rewinding to the newest block with state', {
+      head: head.header.number.toString(), to: n.toString(), hash: bytesToHex(block.hash),
+    });
+    await chain.rewindTo(block.hash);
+    return;
+  }
+  throw new ConfigError('no block of the chain has its state in the database; the datadir is damaged');
 }

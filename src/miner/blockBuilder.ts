@@ -20,6 +20,9 @@ import { BlockParticipants, type AppliedMoves } from './blockParticipants.js';
 
 export interface BlockHashSource {
   getBlockByNumber(number: bigint): Promise<Block | undefined>;
+  /** with getHashByNumber: blocks on side branches see their own ancestors' hashes */
+  getBlockByHash?(hash: Uint8Array): Promise<Block | undefined>;
+  getHashByNumber?(number: bigint): Promise<Uint8Array | undefined>;
 }
 
 export interface BuildEnv {
@@ -55,8 +58,8 @@ export class BlockBuilder {
     readonly rules: ChainRules = { devControls: false },
   ) {}
 
-  async createEvm(sm: MerkleStateManager): Promise<EVM> {
-    const chain = this.chain;
+  async createEvm(sm: MerkleStateManager, hashes: BlockHashSource = this.chain): Promise<EVM> {
+    const chain = hashes;
     return createEVM({
       // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
       // shared Common every EVM ever made (one per block and per call state) would stay reachable.
@@ -86,10 +89,12 @@ export class BlockBuilder {
   async build(parent: Block, candidates: SignedTx[], env: BuildEnv, nodes?: TrieNodeStore, mode: BuildMode = 'build'): Promise<BuiltBlock> {
     // Building on the block built last (the usual case) keeps its warm caches and EVM; a state
     // root names exactly one state, so a match means the same state.
-    const own = nodes === undefined || nodes === this.world.nodes;
+    // On a side branch BLOCKHASH must see the branch's own ancestors: a fresh EVM, no cache.
+    const branch = await this.branchHashes(parent);
+    const own = !branch && (nodes === undefined || nodes === this.world.nodes);
     const reuse = own && this.last !== undefined && equalBytes(this.last.root, parent.header.stateRoot);
     const sm = reuse ? this.last!.sm : await this.world.stateManagerAt(parent.header.stateRoot, nodes);
-    const evm = reuse ? this.last!.evm : await this.createEvm(sm);
+    const evm = reuse ? this.last!.evm : await this.createEvm(sm, branch);
     this.last = undefined;
     const number = parent.header.number + 1n;
     const blockEnv: BlockEnv = { number, timestamp: env.timestamp, miner: env.miner, difficulty: env.difficulty, gasLimit: env.gasLimit };
@@ -186,5 +191,27 @@ export class BlockBuilder {
     if (payload.kind !== 'settlement') return { problem: 'not a settlement' };
     const expected = await payableNow(sm, await this.participants.proposals(number));
     return this.participants.matchSettlement(payload.payouts, expected);
+  }
+
+  /** Block lookups by number as seen from `parent` when it is off the canonical chain; else undefined. */
+  private async branchHashes(parent: Block): Promise<BlockHashSource | undefined> {
+    const { chain } = this;
+    if (!chain.getBlockByHash || !chain.getHashByNumber) return undefined;
+    const isCanonical = async (b: Block) => {
+      const hash = await chain.getHashByNumber!(b.header.number);
+      return hash !== undefined && equalBytes(hash, b.hash);
+    };
+    if (await isCanonical(parent)) return undefined;
+    return {
+      async getBlockByNumber(number) {
+        // Walk back from the parent (BLOCKHASH reaches 256 blocks) until the canonical chain.
+        let block: Block | undefined = parent;
+        while (block && block.header.number > number) {
+          if (await isCanonical(block)) return chain.getBlockByNumber(number);
+          block = await chain.getBlockByHash!(block.header.parentHash);
+        }
+        return block && block.header.number === number ? block : undefined;
+      },
+    };
   }
 }

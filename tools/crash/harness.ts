@@ -1,4 +1,4 @@
-// The kill -9 harness: a real node on a datadir of its own, killed again and again at the four
+// The kill -9 harness: a real node on a datadir of its own, killed again and again at the
 // moments of kinds.ts; after every restart it must answer within 10 s and pass the checks of
 // checks.ts; every `verifyEvery` kills (and at the end) the whole chain is re-executed.
 //
@@ -13,6 +13,7 @@ import { Random } from '../lib/random.js';
 import { ChainDriver, type Endpoints } from './chainDriver.js';
 import { checkAfterRestart, replayChain, type ReplayReport } from './checks.js';
 import { KILLERS, KILL_KINDS, type KillKind } from './kinds.js';
+import { checkReorg, type ReorgPlan } from './reorgKill.js';
 
 export const CRASH_APP_CHAIN = '0x57b7b8225bcb5d4c6c5abbe2e44fa67998cfa791';
 /** A restarted node must answer within this long. */
@@ -21,7 +22,7 @@ export const SEALING_DIFFICULTY = '0x400000';
 
 export interface CrashOptions {
   /** kills per kind */
-  kills: Record<KillKind, number>;
+  kills: Partial<Record<KillKind, number>>;
   workdir: string;
   seed: number;
   /** full re-execution every this many kills of a chain (and always at the end); default 1 */
@@ -65,13 +66,14 @@ export async function runCrash(o: CrashOptions): Promise<CrashResult> {
   const appChains = ['--appChains', JSON.stringify([{ address: CRASH_APP_CHAIN, flushRound: 100_000 }])];
   const plans: ChainPlan[] = [
     { name: 'slow', flags: ['--genesis.difficulty', SEALING_DIFFICULTY], kinds: ['sealing'] },
-    { name: 'fast', flags: [], kinds: ['afterAck', 'writeBurst', 'filterStorm'] },
+    { name: 'fast', flags: [], kinds: ['afterAck', 'writeBurst', 'filterStorm', 'reorg'] },
   ];
   for (const plan of plans) {
     // Interleave the kinds of a chain: a, b, c, a, b, c, ...
     const schedule: KillKind[] = [];
-    for (let round = 0; schedule.length < plan.kinds.reduce((n, k) => n + o.kills[k], 0); round++) {
-      for (const k of plan.kinds) if (round < o.kills[k]) schedule.push(k);
+    const kills = (k: KillKind) => o.kills[k] ?? 0;
+    for (let round = 0; schedule.length < plan.kinds.reduce((n, k) => n + kills(k), 0); round++) {
+      for (const k of plan.kinds) if (round < kills(k)) schedule.push(k);
     }
     if (schedule.length === 0) continue;
     await runChain(plan, schedule, appChains, o, random, result, log);
@@ -103,7 +105,8 @@ async function runChain(
 
   for (let i = 0; i < schedule.length; i++) {
     const kind = schedule[i];
-    const outcome = await KILLERS[kind]({ node, ep, driver, random });
+    const reorgs: ReorgPlan[] = [];
+    const outcome = await KILLERS[kind]({ node, ep, driver, random, workdir: dir, chainFlags, reorgs });
     await node.exited;
     checkLog(node, problem);
     const stats = result.kinds[kind];
@@ -120,6 +123,7 @@ async function runChain(
     if (answerMs > ANSWER_LIMIT_MS) problem(`kill ${i + 1}: answered ${Math.round(answerMs)} ms after restart`);
 
     const report = await checkAfterRestart(ep, driver);
+    for (const plan of reorgs) report.problems.push(...(await checkReorg(ep, plan)));
     for (const p of report.problems) problem(`after kill ${i + 1} (${kind}): ${p}`);
     log(
       `${plan.name} kill ${i + 1}/${schedule.length} ${kind}: ${outcome.confirmed ? 'confirmed' : 'unconfirmed'} (${outcome.note}); ` +

@@ -1,13 +1,15 @@
-// The four moments of a SIGKILL: mid-sealing (a block's proof of work under way), right after a
-// sendRawTransaction reply, during a burst of block writes, and during a filter poll storm. Each
-// drives traffic, kills the node at its moment, and says whether the moment was confirmed.
+// The moments of a SIGKILL: mid-sealing (a block's proof of work under way), right after a
+// sendRawTransaction reply, during a burst of block writes, during a filter poll storm, and in
+// the middle of a reorganisation (reorgKill.ts). Each drives traffic, kills the node at its
+// moment, and says whether the moment was confirmed.
 
 import type { NodeProcess } from '../lib/nodeProcess.js';
 import { rpc, sleep } from '../lib/rpcClient.js';
 import type { Random } from '../lib/random.js';
 import type { ChainDriver, Endpoints, Sender } from './chainDriver.js';
+import { midReorg, type ReorgPlan } from './reorgKill.js';
 
-export const KILL_KINDS = ['sealing', 'afterAck', 'writeBurst', 'filterStorm'] as const;
+export const KILL_KINDS = ['sealing', 'afterAck', 'writeBurst', 'filterStorm', 'reorg'] as const;
 export type KillKind = (typeof KILL_KINDS)[number];
 
 export interface KillContext {
@@ -15,6 +17,12 @@ export interface KillContext {
   ep: Endpoints;
   driver: ChainDriver;
   random: Random;
+  /** a scratch directory of this chain's run */
+  workdir: string;
+  /** the chain's flags (genesis), for a rival node on the same chain */
+  chainFlags: string[];
+  /** reorganisation kills record what the restart check must find */
+  reorgs: ReorgPlan[];
 }
 
 export interface KillOutcome {
@@ -130,4 +138,5 @@ export const KILLERS: Record<KillKind, (ctx: KillContext) => Promise<KillOutcome
   afterAck,
   writeBurst,
   filterStorm,
+  reorg: midReorg,
 };

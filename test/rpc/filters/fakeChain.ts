@@ -18,7 +18,9 @@ function receiptOf(logs: Log[]): Receipt {
   return { status: 1, cumulativeGasUsed: 0n, gasUsed: 0n, logsBloom: logsBloom(logs), logs, contractAddress: null };
 }
 
-export class FakeChain extends EventEmitter<{ newHead: [{ block: Block; receipts: Receipt[] }] }> {
+type ChainEvent = { block: Block; receipts: Receipt[] };
+
+export class FakeChain extends EventEmitter<{ newHead: [ChainEvent]; rewound: [{ removed: ChainEvent[] }] }> {
   readonly blocks: Block[] = [];
   readonly receipts = new Map<Block, Receipt[]>();
   private readonly byHash = new Map<string, Block>();
@@ -51,6 +53,13 @@ export class FakeChain extends EventEmitter<{ newHead: [{ block: Block; receipts
     this.byHash.set(bytesToHex(block.hash), block);
     this.emit('newHead', { block, receipts });
     return block;
+  }
+
+  /** Drops the last `count` blocks and announces them as removed, newest first. */
+  rewind(count: number): Block[] {
+    const removed = this.blocks.splice(this.blocks.length - count).reverse();
+    this.emit('rewound', { removed: removed.map((block) => ({ block, receipts: this.receipts.get(block)! })) });
+    return removed;
   }
 
   setPending(txLogs: Log[][]): SignedTx[] {

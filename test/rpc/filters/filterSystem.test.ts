@@ -226,3 +226,27 @@ t.test('queryLogs works on any LogChain', async (t) => {
   const out = await queryLogs(sources, query(crit([])), DEFAULT_LOG_LIMITS);
   t.equal(out.length, 1);
 });
+
+t.test('a rewind gives log filters the removed logs flagged, within their range; block filters get nothing', async (t) => {
+  const { chain, filters } = setup();
+  chain.append([[log(addr(1), A)]]); // block 1
+  const all = filters.newLogFilter(query(crit([[A]]), 'latest', 'latest'));
+  const fromTwo = filters.newLogFilter(query(crit([[A]]), 2n, 'latest'));
+  const other = filters.newLogFilter(query(crit([[B]]), 'latest', 'latest'));
+  const blocks = filters.newBlockFilter();
+  chain.append([[log(addr(1), A)], [log(addr(2), A)]]); // block 2, two transactions
+  const b3 = chain.append([[log(addr(3), A)]]); // block 3
+  await filters.changes(all);
+  await filters.changes(fromTwo);
+  await filters.changes(blocks);
+
+  chain.rewind(3); // blocks 3, 2, 1
+  const removed = await filters.changes(all);
+  t.same(removed.kind === 'logs' && removed.logs.map((e) => [e.at!.blockNumber, e.at!.logIndex, e.removed]),
+    [[3n, 0, true], [2n, 0, true], [2n, 1, true], [1n, 0, true]], 'newest block first, block order inside');
+  t.equal(removed.kind === 'logs' && removed.logs[0].at!.blockHash, b3.hash);
+  const ranged = await filters.changes(fromTwo);
+  t.same(ranged.kind === 'logs' && ranged.logs.map((e) => e.at!.blockNumber), [3n, 2n, 2n], 'fromBlock 2 leaves block 1 out');
+  t.same(await filters.changes(other), { kind: 'logs', logs: [] }, 'criteria apply');
+  t.same(await filters.changes(blocks), { kind: 'hashes', hashes: [] }, 'no hashes for removed blocks');
+});
