@@ -82,7 +82,8 @@ export async function importCommand(inv: Invocation): Promise<void> {
     let done = 0;
     try {
       const result = await importChain(
-        { chain, builder, nodes, chainId: config.chain.chainId, difficulty: difficultyRule(config, chain.genesis), commit: commitTo(chain) },
+        { chain, builder, nodes, chainId: config.chain.chainId, difficulty: difficultyRule(config, chain.genesis), commit: commitTo(chain),
+          classicTxBlock: config.genesis.classicTxBlock },
         file,
         { onProgress: (n) => progress.update((done = n)) },
       );

@@ -11,7 +11,7 @@ import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
 import { Blockchain } from './blockchain/blockchain.js';
-import { decodeTransaction } from './chain/transaction.js';
+import { checkClassicAllowed, decodeTransaction } from './chain/transaction.js';
 import type { SignedTx } from './chain/types.js';
 import { TxPool } from './txpool/txPool.js';
 import { Miner, type SealFunction } from './miner/miner.js';
@@ -156,7 +156,10 @@ export class McNode {
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
 
-    const restored = await pool.restore((raw) => decodeTransaction(raw, chainId));
+    // Pool admission: classic transactions only once the next block may carry them.
+    const decodeForPool = (raw: Uint8Array) =>
+      checkClassicAllowed(decodeTransaction(raw, chainId), chain.head.header.number + 1n, config.genesis.classicTxBlock);
+    const restored = await pool.restore(decodeForPool);
     if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);
 
     let scs: ScsService | undefined;
@@ -167,7 +170,7 @@ export class McNode {
     };
     const mc: McContext = {
       chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice,
-      decodeRaw: (raw) => decodeTransaction(raw, chainId),
+      decodeRaw: decodeForPool,
       submit,
       appChainNonce: async (appChain, from) => {
         if (!scs) throw refused('app-chain transactions (shardingFlag 1-3) need the SCS service');
@@ -206,7 +209,7 @@ export class McNode {
       datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http,
     };
     const chainFiles = liveChainFiles({
-      db, chain, builder, miner, chainId, difficulty: difficultyRule(config, chain.genesis),
+      db, chain, builder, miner, chainId, difficulty: difficultyRule(config, chain.genesis), classicTxBlock: config.genesis.classicTxBlock,
       onImportProgress: (done) => done % 1000 === 0 && log.info('importing blocks', { done }),
     });
     // Method modules, one per namespace topic. New namespaces are added to this list.

@@ -21,6 +21,7 @@ export interface LiveChainDeps {
   miner: Miner;
   chainId: bigint;
   difficulty: DifficultyRule;
+  classicTxBlock?: bigint;
   /** blocks handled so far by the running import */
   onImportProgress?: (done: number) => void;
 }
@@ -49,6 +50,7 @@ export function liveChainFiles(deps: LiveChainDeps): LiveChainFiles {
             nodes: new TrieNodeStore(deps.db, 20_000),
             chainId: deps.chainId,
             difficulty: deps.difficulty,
+            classicTxBlock: deps.classicTxBlock,
             commit: ({ block, built }, nodes) =>
               miner.commitSealed(built, { nonce: bytesToBigint(block.header.nonce), mix: block.header.mixHash }, nodes),
           },

@@ -119,6 +119,8 @@ function readJson(file: string): unknown {
   }
 }
 
+/** The genesis `config` member when the settings give none. */
+const DEVNET_GENESIS_CONFIG = { classicTxBlock: 0 };
 /** Members of a real-node genesis besides the schema's genesis options. */
 const GENESIS_EXTRAS = ['config', 'number', 'gasUsed', 'parentHash'];
 const SECTIONS = Object.keys(schema).filter((name) => optionByKey(name) === undefined);
@@ -204,6 +206,8 @@ function decodeSettings(settings: Settings): Config {
   }
   const raw: Record<string, unknown> = {};
   for (const [key, setting] of settings) if (key.startsWith('genesis.')) raw[key.slice(8)] = setting.value;
+  // The devnet takes classic transactions from genesis; a genesis `config` given says it itself.
+  raw.config ??= DEVNET_GENESIS_CONFIG;
   try {
     out.genesis = decodeGenesis(raw);
   } catch (err) {
@@ -252,6 +256,7 @@ function decodeGenesis(raw: Record<string, unknown>): Genesis {
     // Fork blocks and other chain rules in `config` are ignored: mcnode takes them from `chain`.
     if (!isRecord(raw.config)) throw new BadValue('an object like {"chainId": 100}', { path: 'config', value: raw.config });
     if (raw.config.chainId != null) genesis.chainId = decodeAt('config.chainId', raw.config.chainId, bigint(1n, U64));
+    if (raw.config.classicTxBlock != null) genesis.classicTxBlock = decodeAt('config.classicTxBlock', raw.config.classicTxBlock, bigint(0n, U64));
   }
   return genesis;
 }

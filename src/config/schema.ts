@@ -30,6 +30,8 @@ export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
 export interface Genesis extends GenesisSpec {
   /** `config.chainId` of a real-node genesis file, when it has one */
   chainId?: bigint;
+  /** `config.classicTxBlock`: first block that takes classic (Ethereum legacy) transactions; undefined = never */
+  classicTxBlock?: bigint;
 }
 
 /** The loaded configuration: typed values only (bigint, Uint8Array), no hex strings. */
@@ -92,7 +94,7 @@ type Section<T> = { readonly [K in keyof T]-?: Option<T[K]> };
 /** The genesis section's `chainId` comes from the genesis file's `config` member, not from an option. */
 export type Schema = {
   readonly [K in keyof Config]-?: K extends 'genesis'
-    ? Section<Omit<Genesis, 'chainId'>>
+    ? Section<Omit<Genesis, 'chainId' | 'classicTxBlock'>>
     : Config[K] extends string | number | unknown[] ? Option<Config[K]> : Section<Config[K]>;
 };
 

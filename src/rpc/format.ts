@@ -30,6 +30,8 @@ export function formatTransaction(tx: SignedTx, at?: TxPosition, zeroPendingHash
     r: q(tx.r),
     s: q(tx.s),
     shardingFlag: q(tx.shardingFlag),
+    // Ethereum libraries read the envelope type; MOAC and classic transactions are both legacy (0).
+    type: '0x0',
   };
 }
 
@@ -123,5 +125,7 @@ export function formatReceipt(tx: SignedTx, receipt: Receipt, block: Block, inde
     logs: receipt.logs.map((log, i) => formatLog(log, { ...at, txHash: tx.hash, logIndex: firstLogIndex + i })),
     logsBloom: d(receipt.logsBloom),
     ...(receipt.root ? { root: d(receipt.root) } : { status: q(receipt.status) }),
+    type: '0x0',
+    effectiveGasPrice: q(tx.gasPrice),
   };
 }
