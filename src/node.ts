@@ -27,6 +27,9 @@ import { createLogger, type Logger } from './log.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { HttpRpcServer } from './rpc/http.js';
 import { IpcRpcServer } from './rpc/ipc.js';
+import { WsRpcServer } from './rpc/ws.js';
+import { SubscriptionHub, type SubscriptionSources } from './filters/subscriptions.js';
+import { subscriptionMethods } from './rpc/modules/mc/subscriptions.js';
 import { buildMethodTable, namespaceOf, rpcModules, NAMESPACES } from './rpc/modules/index.js';
 import { libxMethods, netMethods } from './rpc/modules/libx.js';
 import { blockMethods } from './rpc/modules/mc/blocks.js';
@@ -61,6 +64,7 @@ export const DEFAULT_GAS_PRICE = 20_000_000_000n;
 export interface NodeEndpoints {
   http?: { host: string; port: number };
   ipc?: string;
+  ws?: { host: string; port: number };
   metrics?: { host: string; port: number };
   scs?: { host: string; port: number };
 }
@@ -79,6 +83,10 @@ export class McNode {
   private httpStopping: Promise<void> = Promise.resolve();
   private httpApiList: readonly string[] = [];
   private ipc?: IpcRpcServer;
+  /** WebSocket connections upgraded on the HTTP port, and the separate --ws endpoint */
+  private httpWs?: WsRpcServer;
+  private ws?: { http: HttpRpcServer; ws: WsRpcServer };
+  private subscriptions?: SubscriptionHub;
   private sealer?: Sealer;
   private filters?: FilterSystem;
   /** RPC calls by method, when --metrics is on (fed by the dispatchers) */
@@ -155,6 +163,8 @@ export class McNode {
     const work = new WorkPackages(db, chain, pool, miner);
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
+    // The chain emits 'rewound' once it can rewind (reorgs, evm_revert); until then it never does.
+    const subscriptions = new SubscriptionHub({ chain, rewinds: chain as unknown as SubscriptionSources['rewinds'], pool });
 
     // Pool admission: classic transactions only once the next block may carry them.
     const decodeForPool = (raw: Uint8Array) =>
@@ -216,7 +226,7 @@ export class McNode {
     const common_modules = [
       adminChainMethods(chainFiles),
       libxMethods(net), netMethods(net), infoMethods(mc), blockMethods(mc), stateMethods(mc), transactionMethods(mc),
-      filterMethods(filters),
+      filterMethods(filters), subscriptionMethods(subscriptions),
       miningMethods({ work, localHashrate: () => (miner.mining ? sealer.hashrate() : 0) }),
       minerMethods({
         miner,
@@ -246,6 +256,7 @@ export class McNode {
     node.devAccounts.push(...dev);
     node.sealer = sealer;
     node.filters = filters;
+    node.subscriptions = subscriptions;
     node.scs = scs;
     if (config.metrics.enabled) node.rpcStats = new RpcStats();
     miner.on('sealed', (block) =>
@@ -271,6 +282,7 @@ export class McNode {
     if (config.rpc.enabled) {
       await this.startHttp({ host: config.rpc.addr, port: config.rpc.port, corsOrigins: config.rpc.corsDomain, apis: config.rpc.api });
     }
+    if (config.ws.enabled) await this.startWs();
     if (!config.ipc.disabled) {
       const ipcPath = path.resolve(config.datadir, config.ipc.path);
       checkIpcPath(ipcPath);
@@ -301,14 +313,18 @@ export class McNode {
       debug: this.config.verbosity >= 4,
       onCall: this.rpcStats?.observe,
     });
+    // WebSocket upgrades on the HTTP port reach the same dispatcher (Anvil's and Hardhat's convention).
+    const upgrades = new WsRpcServer();
     const server = new HttpRpcServer({
       host: settings.host,
       port: settings.port,
       corsOrigins: settings.corsOrigins,
       vhosts: this.config.rpc.vhosts,
       route: () => dispatcher,
+      websocket: upgrades,
     });
     this.http = server;
+    this.httpWs = upgrades;
     this.httpStarting = { host: settings.host, port: settings.port };
     this.httpApiList = settings.apis;
     try {
@@ -331,11 +347,32 @@ export class McNode {
   stopHttp(): Promise<void> {
     const server = this.http;
     if (!server) return Promise.resolve();
+    this.httpWs?.stop();
+    this.httpWs = undefined;
     this.http = undefined;
     this.endpoints.http = undefined;
     this.httpStopping = new Promise<void>((resolve) => setTimeout(resolve, 50)).then(() => server.stop());
     this.log.info('HTTP endpoint closed');
     return Promise.resolve();
+  }
+
+  /** The separate WebSocket endpoint (`--ws`): its own namespaces (`--wsapi`) and origins (`--wsorigins`). */
+  private async startWs(): Promise<void> {
+    const { ws, rpc, verbosity } = this.config;
+    const allowed = new Set<string>(ws.api);
+    const dispatcher = new Dispatcher({
+      methods: this.methods.http,
+      isAllowed: (name) => allowed.has(namespaceOf(name)),
+      debug: verbosity >= 4,
+      onCall: this.rpcStats?.observe,
+    });
+    const upgrades = new WsRpcServer();
+    const http = new HttpRpcServer({
+      host: ws.addr, port: ws.port, corsOrigins: ws.origins, vhosts: rpc.vhosts,
+      route: (p) => (p === '/' ? dispatcher : undefined), websocket: upgrades,
+    });
+    this.endpoints.ws = await http.start();
+    this.ws = { http, ws: upgrades };
   }
 
   /** The SCS endpoint (`scs.rpcPort`): `/` scs_*, `/rpc` ScsRPCMethod.* and scs_*. True when it runs. */
@@ -371,8 +408,12 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.httpWs?.stop();
     await this.http?.stop();
     await this.httpStopping;
+    this.ws?.ws.stop();
+    await this.ws?.http.stop();
+    this.subscriptions?.stop();
     this.pool.close();
     await this.ipc?.stop();
     await this.metricsServer?.stop();

@@ -303,6 +303,7 @@ function checkConsistency(config: Config, settings: Settings): void {
     { key: 'rpc.port', on: rpc.enabled, port: rpc.port },
     { key: 'scs.rpcPort', on: scs.enabled, port: scs.rpcPort },
     { key: 'metrics.port', on: metrics.enabled, port: metrics.port },
+    { key: 'ws.port', on: config.ws.enabled, port: config.ws.port },
   ].filter((p) => p.on && p.port !== 0);
   ports.forEach((p, i) => {
     const clash = ports.slice(0, i).find((q) => q.port === p.port);

@@ -53,6 +53,12 @@ function headerFields(h: Header) {
   };
 }
 
+/** A block's header as `newHeads` notifications carry it (no transactions, no total difficulty). */
+export function formatHeader(block: Block) {
+  const h = block.header;
+  return { number: q(h.number), hash: d(block.hash), nonce: d(h.nonce), mixHash: d(h.mixHash), logsBloom: d(h.logsBloom), ...headerFields(h) };
+}
+
 export function formatBlock(block: Block, totalDifficulty: bigint, fullTransactions: boolean) {
   const h = block.header;
   const at = (index: number): TxPosition => ({ blockHash: block.hash, blockNumber: h.number, index });
