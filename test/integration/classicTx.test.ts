@@ -85,3 +85,26 @@ t.test('MOAC and classic transactions in one block; export and import', async (t
   t.teardown(() => plain.stop());
   t.match((await plain.call('eth_sendRawTransaction', [await sign({ nonce: 0 })])).error, { code: -32000, message: /^transaction type not supported/ });
 });
+
+t.test('eth_call members of Ethereum libraries; a classic transaction survives a restart in the pool', async (t) => {
+  const datadir = t.testdir();
+  const node = await startNode(datadir, ['--mining.mode', 'off']);
+  const call = { from: DEV[1].address, to: DEV[2].address, value: '0x1', data: '0x' };
+  t.equal(await node.rpc('eth_call', [{ ...call, type: '0x0', chainId: '0x64', accessList: [] }, 'latest']), '0x');
+  t.equal(await node.rpc('eth_estimateGas', [{ ...call, type: '0x0', chainId: '0x64', accessList: [] }]), '0x3e8', 'MOAC intrinsic gas');
+  t.same((await node.call('eth_estimateGas', [{ ...call, type: '0x2' }])).error, { code: -32000, message: 'transaction type not supported' });
+  t.match((await node.call('eth_call', [{ ...call, accessList: [{ address: DEV[2].address, storageKeys: [] }] }, 'latest'])).error, {
+    code: -32000, message: /access lists are not accepted/,
+  });
+  t.match((await node.call('eth_call', [{ ...call, chainId: 'x' }, 'latest'])).error, { code: -32602, message: /chainId/ });
+
+  const raw = await sign({ nonce: 0 });
+  const hash = await node.rpc('eth_sendRawTransaction', [raw]);
+  await node.stop('SIGKILL');
+  const again = await startNode(datadir, ['--mining.mode', 'off']);
+  t.teardown(() => again.stop());
+  t.match(await again.rpc('eth_getTransactionByHash', [hash]), { hash, from: DEV[1].address, type: '0x0', blockHash: null });
+  t.equal(await again.rpc('miner_start', []), true);
+  const receipt = await waitFor(() => again.rpc('eth_getTransactionReceipt', [hash]), 'receipt after restart');
+  t.equal(receipt.status, '0x1');
+});
