@@ -104,7 +104,7 @@ export class McNode {
     readonly pool: TxPool,
     readonly miner: Miner,
     readonly wallet: Wallet,
-    readonly methods: { http: Map<string, RpcMethod>; ipc: Map<string, RpcMethod> },
+    readonly methods: { http: Map<string, RpcMethod>; ipc: Map<string, RpcMethod>; ws: Map<string, RpcMethod> },
     log: Logger,
   ) {
     this.log = log;
@@ -242,6 +242,7 @@ export class McNode {
     const methods = {
       http: buildMethodTable(...common_modules, rpcModules(httpApis)),
       ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES)),
+      ws: buildMethodTable(...common_modules, rpcModules(() => config.ws.api)),
     };
     // Closing the HTTP endpoint from a request on it would lock every HTTP client out (and a
     // client walking the method list would take the node off the air): over HTTP it is refused.
@@ -361,7 +362,7 @@ export class McNode {
     const { ws, rpc, verbosity } = this.config;
     const allowed = new Set<string>(ws.api);
     const dispatcher = new Dispatcher({
-      methods: this.methods.http,
+      methods: this.methods.ws,
       isAllowed: (name) => allowed.has(namespaceOf(name)),
       debug: verbosity >= 4,
       onCall: this.rpcStats?.observe,

@@ -9,7 +9,7 @@ import { hexToBytes } from '../../../src/encoding/hex.js';
 import { connect } from './wsFixture.js';
 
 t.test('HTTP port upgrades, --ws endpoint, IPC subscriptions, HTTP refusal', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--ws', '--wsport', '0', '--wsapi', 'mc,net']);
+  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--ws', '--wsport', '0', '--wsapi', 'mc,net,rpc']);
   t.teardown(() => node.stop());
   const wsUrl = /WS\s+(ws:\/\/\S+)/.exec(node.stdout())![1];
 
@@ -26,6 +26,8 @@ t.test('HTTP port upgrades, --ws endpoint, IPC subscriptions, HTTP refusal', asy
   t.teardown(() => separate.socket.close());
   t.equal((await separate.call('net_version')).result, '100');
   t.equal((await separate.call('txpool_status')).error.code, -32601, '--wsapi leaves txpool out');
+  t.same((await separate.call('rpc_modules')).result, { mc: '1.0', net: '1.0', rpc: '1.0' }, 'rpc_modules names the --wsapi list');
+  t.same((await onHttpPort.call('rpc_modules')).result, { libx: '1.0', mc: '1.0', net: '1.0', vnode: '1.0', txpool: '1.0', miner: '1.0', rpc: '1.0' });
 
   // IPC: a subscription pushes lines on the same socket
   const ipc = net.connect(node.ipcPath);
