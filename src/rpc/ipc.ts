@@ -90,10 +90,18 @@ export class IpcRpcServer {
     const send = (text: string): void => {
       if (!socket.destroyed && socket.writable) socket.write(text);
     };
-    // Subscriptions push notifications on the same socket, one JSON value per line.
+    // Subscriptions push notifications on the same socket, one JSON value per line, queued
+    // behind the replies still owed (so a subscription's id always comes before its events).
+    let queued = 0;
     const connection = new RpcConnection({
-      write: (text) => send(text + '\n'),
-      unsentBytes: () => socket.writableLength,
+      write: (text) => {
+        queued += text.length;
+        tail = tail.then(() => {
+          queued -= text.length;
+          send(text + '\n');
+        });
+      },
+      unsentBytes: () => socket.writableLength + queued,
       close: () => void socket.destroy(),
     });
     const ctx: CallContext = { transport: 'ipc', connection };

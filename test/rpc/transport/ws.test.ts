@@ -3,8 +3,17 @@
 // caller's namespace, limits, and a slow consumer that is cut off.
 
 import t from 'tap';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import WebSocket from 'ws';
-import { connect, makeBlock, startWsEndpoint } from './wsFixture.js';
+import { FakeEvents, connect, makeBlock, startWsEndpoint } from './wsFixture.js';
+import { testMethods } from './fixture.js';
+import { IpcRpcServer } from '../../../src/rpc/ipc.js';
+import { Dispatcher } from '../../../src/rpc/dispatch.js';
+import { buildMethodTable } from '../../../src/rpc/modules/index.js';
+import { SubscriptionHub } from '../../../src/filters/subscriptions.js';
+import { subscriptionMethods } from '../../../src/rpc/modules/mc/subscriptions.js';
 import { MAX_REQUEST_BYTES } from '../../../src/rpc/jsonLimits.js';
 import { bytesToHex } from '../../../src/encoding/hex.js';
 import { bigintToFixed } from '../../../src/encoding/bytes.js';
@@ -144,4 +153,28 @@ t.test('a slow consumer is closed once 16 MiB are unsent, and its memory freed',
   for (let i = 0; i < 200 && ep.ws.connections > 0; i++) await new Promise((r) => setTimeout(r, 10));
   t.equal(ep.ws.connections, 0, 'the server dropped it');
   t.equal(ep.hub.size, 0, 'its subscription is gone');
+});
+
+t.test('IPC: a notification never overtakes the reply that names its subscription', async (t) => {
+  const events = new FakeEvents();
+  const hub = new SubscriptionHub({ chain: events, pool: events });
+  const ipcPath = path.join(os.tmpdir(), `mcnode-ws-${process.pid}.ipc`);
+  const server = new IpcRpcServer({ path: ipcPath, dispatcher: new Dispatcher({ methods: buildMethodTable(Object.fromEntries(testMethods()), subscriptionMethods(hub)) }) });
+  await server.start();
+  t.teardown(() => server.stop());
+  const socket = net.connect(ipcPath);
+  t.teardown(() => socket.destroy());
+  const lines: any[] = [];
+  let buffer = '';
+  socket.on('data', (chunk) => {
+    buffer += chunk;
+    for (let nl; (nl = buffer.indexOf('\n')) >= 0; buffer = buffer.slice(nl + 1)) lines.push(JSON.parse(buffer.slice(0, nl)));
+  });
+  // a slow call first: the subscribe reply is owed behind it while a block arrives
+  socket.write('{"jsonrpc":"2.0","id":1,"method":"slow","params":[300]}\n{"jsonrpc":"2.0","id":2,"method":"eth_subscribe","params":["newHeads"]}\n');
+  await new Promise((r) => setTimeout(r, 100));
+  events.emit('newHead', makeBlock(1n));
+  for (let i = 0; i < 200 && lines.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+  t.same(lines.map((l) => l.id ?? l.method), [1, 2, 'eth_subscription']);
+  t.equal(lines[2].params.subscription, lines[1].result);
 });
