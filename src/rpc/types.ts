@@ -18,6 +18,8 @@ export interface CallContext {
   transport: 'http' | 'ipc' | 'ws';
   /** the long-lived connection (WebSocket, IPC) that can carry notifications; absent over HTTP */
   connection?: RpcConnection;
+  /** run once the reply to this message has been handed to the transport (WebSocket) */
+  afterReply?: (() => void)[];
 }
 
 /** A JSON-RPC id as it may legally appear on the wire. */

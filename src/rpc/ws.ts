@@ -70,7 +70,6 @@ export class WsRpcServer implements UpgradeHandler {
       },
       this.o.limits,
     );
-    const ctx: CallContext = { transport: 'ws', connection };
     const updateFlow = (): void => {
       if (ws.readyState !== ws.OPEN) return;
       if (inFlight >= MAX_IN_FLIGHT || ws.bufferedAmount > MAX_UNSENT_BEFORE_PAUSE) ws.pause();
@@ -79,10 +78,13 @@ export class WsRpcServer implements UpgradeHandler {
     ws.on('message', (data: RawData) => {
       inFlight++;
       updateFlow();
+      // Replies go out as calls finish, in any order: a subscription's events wait for its own reply.
+      const ctx: CallContext = { transport: 'ws', connection, afterReply: [] };
       dispatcher.handle(asBuffer(data), ctx).then((reply) => {
         inFlight--;
         if (reply !== undefined && ws.readyState === ws.OPEN) ws.send(reply, () => updateFlow());
         else updateFlow();
+        for (const release of ctx.afterReply!) release();
       });
     });
     ws.on('error', () => undefined); // oversized frames and resets end in 'close'

@@ -178,3 +178,23 @@ t.test('IPC: a notification never overtakes the reply that names its subscriptio
   t.same(lines.map((l) => l.id ?? l.method), [1, 2, 'eth_subscription']);
   t.equal(lines[2].params.subscription, lines[1].result);
 });
+
+t.test('WebSocket: events of a subscription made in a slow batch wait for the batch reply', async (t) => {
+  const ep = await startWsEndpoint();
+  t.teardown(() => ep.stop());
+  const c = await connect(ep.url);
+  const order: string[] = [];
+  c.socket.on('message', (data) => {
+    const m = JSON.parse(String(data));
+    order.push(Array.isArray(m) ? 'batch' : m.method);
+  });
+  c.socket.send(JSON.stringify([
+    { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] },
+    { jsonrpc: '2.0', id: 2, method: 'slow', params: [300] },
+  ]));
+  await new Promise((r) => setTimeout(r, 100));
+  ep.events.emit('newHead', makeBlock(1n));
+  for (let i = 0; i < 200 && order.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  t.same(order, ['batch', 'eth_subscription']);
+  c.socket.close();
+});

@@ -80,10 +80,13 @@ export function subscriptionMethods(hub: SubscriptionHub): Record<string, RpcMet
         });
         idText = subscriptionId(id);
         connection.add(idText, () => hub.unsubscribe(id));
-        setImmediate(() => {
+        const release = () => {
           ready = true;
           for (const json of early.splice(0)) connection.notify(method, idText, json);
-        });
+        };
+        // IPC writes notifications behind owed replies itself; a WebSocket says when the reply left.
+        if (ctx?.afterReply) ctx.afterReply.push(release);
+        else setImmediate(release);
         return idText;
       },
     },
