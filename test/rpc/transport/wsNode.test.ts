@@ -9,7 +9,7 @@ import { hexToBytes } from '../../../src/encoding/hex.js';
 import { connect } from './wsFixture.js';
 
 t.test('HTTP port upgrades, --ws endpoint, IPC subscriptions, HTTP refusal', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--ws', '--wsport', '0', '--wsapi', 'mc,net,rpc']);
+  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--ws', '--wsport', '0', '--wsapi', 'mc,net,rpc', '--wsorigins', 'http://ok.example']);
   t.teardown(() => node.stop());
   const wsUrl = /WS\s+(ws:\/\/\S+)/.exec(node.stdout())![1];
 
@@ -22,6 +22,9 @@ t.test('HTTP port upgrades, --ws endpoint, IPC subscriptions, HTTP refusal', asy
   const heads = (await onHttpPort.call('eth_subscribe', ['newHeads'])).result;
   const pending = (await onHttpPort.call('mc_subscribe', ['newPendingTransactions'])).result;
 
+  await t.rejects(connect(wsUrl, { origin: 'http://evil.example' }), /403/, '--wsorigins refuses other origins');
+  (await connect(wsUrl, { origin: 'http://ok.example' })).socket.close();
+  await t.rejects(connect(node.url.replace('http:', 'ws:'), { origin: 'http://ok.example' }), /403/, 'the HTTP port follows --rpccorsdomain');
   const separate = await connect(wsUrl.endsWith('/') ? wsUrl : wsUrl + '/');
   t.teardown(() => separate.socket.close());
   t.equal((await separate.call('net_version')).result, '100');
