@@ -5,7 +5,9 @@
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { bytesToBigint } from '../encoding/bytes.js';
 import { randomBytes } from 'node:crypto';
-import { blockLogs, bloomMatcher, bloomMayMatch, type BloomMatcher, type LogCriteria, type LogEntry } from './logQuery.js';
+import {
+  DEFAULT_LOG_LIMITS, blockLogs, bloomMatcher, bloomMayMatch, checkCriteria, type BloomMatcher, type LogCriteria, type LogEntry,
+} from './logQuery.js';
 
 /** What the chain announces: a new canonical head, or blocks taken off the canonical chain (newest first). */
 export interface NewHead { block: Block; receipts: Receipt[] }
@@ -86,6 +88,7 @@ export class SubscriptionHub {
 
   /** Starts delivering events of the requested kind; the id is random and never 0. */
   subscribe(request: SubscriptionRequest, deliver: Deliver): bigint {
+    if (request.kind === 'logs') checkCriteria(request.criteria, DEFAULT_LOG_LIMITS);
     let id: bigint;
     do id = bytesToBigint(randomBytes(16));
     while (id === 0n || this.subs.has(id));

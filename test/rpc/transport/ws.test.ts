@@ -112,6 +112,7 @@ t.test('subscriptions: namespace of the call, logs with removed, pending, unsubs
   t.same(c.notes, [], 'nothing else was sent');
   t.same((await c.call('eth_subscribe', ['nonsense'])).error, { code: -32601, message: 'no "nonsense" subscription in eth namespace' });
   t.match((await c.call('eth_subscribe', ['logs', { address: '0x12' }])).error, { code: -32602 });
+  t.match((await c.call('eth_subscribe', ['logs', { topics: [null, null, null, null, null] }])).error, { code: -32005, message: /topics \(max 4/ });
   c.socket.close();
   await c.closed;
   await new Promise((r) => setTimeout(r, 20));
