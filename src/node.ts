@@ -162,9 +162,10 @@ export class McNode {
     const pending = new PendingBlockCache(db, chain, pool, miner);
     const work = new WorkPackages(db, chain, pool, miner);
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
-    const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
     // The chain emits 'rewound' once it can rewind (reorgs, evm_revert); until then it never does.
-    const subscriptions = new SubscriptionHub({ chain, rewinds: chain as unknown as SubscriptionSources['rewinds'], pool });
+    const rewinds = chain as unknown as SubscriptionSources['rewinds'];
+    const filters = new FilterSystem({ chain, rewinds, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
+    const subscriptions = new SubscriptionHub({ chain, rewinds, pool });
 
     // Pool admission: classic transactions only once the next block may carry them.
     const decodeForPool = (raw: Uint8Array) =>

@@ -29,8 +29,16 @@ interface PendingTxSource {
   off(event: 'pendingTx', listener: (tx: SignedTx) => void): unknown;
 }
 
+/** The chain's `'rewound'` event: blocks taken off the canonical chain, newest first. */
+interface RewindSource {
+  on(event: 'rewound', listener: (e: { removed: { block: Block; receipts: Receipt[] }[] }) => void): unknown;
+  off(event: 'rewound', listener: (e: { removed: { block: Block; receipts: Receipt[] }[] }) => void): unknown;
+}
+
 export interface FilterDeps {
   chain: HeadSource;
+  /** emits 'rewound' (the chain, once it can rewind); log filters then report those logs as removed */
+  rewinds?: RewindSource;
   pool: PendingTxSource;
   pending: PendingSource;
   /** header blooms by range (storedBlooms(db) on a node); default: whole blocks from the chain */
@@ -82,6 +90,9 @@ export class FilterSystem {
   private readonly sources: LogSources;
 
   private readonly onNewHead = (e: { block: Block; receipts: Receipt[] }) => this.deliverBlock(e.block, e.receipts);
+  private readonly onRewound = (e: { removed: { block: Block; receipts: Receipt[] }[] }) => {
+    for (const { block, receipts } of e.removed) this.deliverBlock(block, receipts, true);
+  };
   private readonly onPendingTx = (tx: SignedTx) => {
     for (const f of this.filters.values()) if (f.kind === 'pendingTransactions') this.buffer(f.hashes, [tx.hash]);
   };
@@ -97,6 +108,7 @@ export class FilterSystem {
     this.now = opts.now ?? (() => performance.now());
     this.sources = { chain: deps.chain, blooms: deps.blooms ?? blockBlooms(deps.chain), pending: deps.pending };
     deps.chain.on('newHead', this.onNewHead);
+    deps.rewinds?.on('rewound', this.onRewound);
     deps.pool.on('pendingTx', this.onPendingTx);
     // Expiry is also checked on every access; the sweep only frees memory and stops buffering.
     const sweepMs = Math.min(Math.max(this.timeoutMs / 2, 100), 30_000);
@@ -157,6 +169,7 @@ export class FilterSystem {
   stop(): void {
     clearInterval(this.sweeper);
     this.deps.chain.off('newHead', this.onNewHead);
+    this.deps.rewinds?.off('rewound', this.onRewound);
     this.deps.pool.off('pendingTx', this.onPendingTx);
     this.filters.clear();
   }
@@ -202,17 +215,19 @@ export class FilterSystem {
     return all.length > this.maxBuffered ? all.slice(all.length - this.maxBuffered) : all;
   }
 
-  private deliverBlock(block: Block, receipts: Receipt[]): void {
+  private deliverBlock(block: Block, receipts: Receipt[], removed = false): void {
     const n = block.header.number;
     for (const f of this.filters.values()) {
-      if (f.kind === 'blocks') this.buffer(f.hashes, [block.hash]);
+      if (f.kind === 'blocks' && !removed) this.buffer(f.hashes, [block.hash]);
       if (f.kind !== 'logs' || f.query.blockHash) continue;
       const { fromBlock, toBlock, criteria } = f.query;
       // For changes, `latest` and `pending` bound nothing; only explicit numbers do.
       if (fromBlock === 'pending' || (typeof fromBlock === 'bigint' && n < fromBlock)) continue;
       if (typeof toBlock === 'bigint' && n > toBlock) continue;
       if (!bloomMayMatch(block.header.logsBloom, f.matcher)) continue;
-      this.buffer(f.logs, blockLogs(block, receipts, criteria));
+      const entries = blockLogs(block, receipts, criteria);
+      if (removed) for (const e of entries) e.removed = true;
+      this.buffer(f.logs, entries);
     }
   }
 

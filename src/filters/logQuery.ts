@@ -30,6 +30,8 @@ export interface LogPosition {
 export interface LogEntry {
   log: Log;
   at?: LogPosition;
+  /** the log's block left the canonical chain (a reorganisation or a rewind) */
+  removed?: boolean;
 }
 
 export interface LogLimits {

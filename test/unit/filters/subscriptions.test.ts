@@ -1,11 +1,14 @@
 // SubscriptionHub at the event level: which events reach which subscription, `removed: true`
-// logs on the chain's 'rewound' event (newest block first), and a failing subscriber.
+// logs on the chain's 'rewound' event (newest block first), a failing subscriber; and the
+// polled log filters' removed entries on the same event.
 
 import t from 'tap';
 import { SubscriptionHub, type SubscriptionEvent } from '../../../src/filters/subscriptions.js';
 import { bigintToFixed } from '../../../src/encoding/bytes.js';
 import type { SignedTx } from '../../../src/chain/types.js';
 import { FakeEvents, makeBlock } from '../../rpc/transport/wsFixture.js';
+import { FilterSystem } from '../../../src/filters/filterSystem.js';
+import { FakeChain, FakePool } from '../../rpc/filters/fakeChain.js';
 
 const A = bigintToFixed(0xaan, 20);
 const B = bigintToFixed(0xbbn, 20);
@@ -60,4 +63,21 @@ t.test('a throwing subscriber is dropped; the others still get the event', async
   events.emit('newHead', makeBlock(2n));
   t.equal(seen, 2);
   t.equal(hub.size, 1);
+});
+
+t.test('polled log filters report the logs of rewound blocks as removed', async (t) => {
+  const chain = new FakeChain();
+  const events = new FakeEvents();
+  const filters = new FilterSystem({ chain, rewinds: events, pool: new FakePool(), pending: { get: async () => chain.pendingBlock } }, { timeoutSeconds: 300 });
+  t.teardown(() => filters.stop());
+  const logId = filters.newLogFilter({ fromBlock: 'latest', toBlock: 'latest', criteria: { addresses: [A], topics: [] } });
+  const blockId = filters.newBlockFilter();
+  const mined = chain.append([[{ address: A, topics: [T1], data: Uint8Array.of(7) }]]);
+  const first = await filters.changes(logId);
+  t.same(first.kind === 'logs' && first.logs.map((e) => [e.log.data[0], e.removed ?? false]), [[7, false]]);
+  events.emit('rewound', { removed: [{ block: mined, receipts: chain.receipts.get(mined)! }] });
+  const second = await filters.changes(logId);
+  t.same(second.kind === 'logs' && second.logs.map((e) => [e.log.data[0], e.removed, e.at?.blockNumber]), [[7, true, 1n]]);
+  const hashes = await filters.changes(blockId);
+  t.equal(hashes.kind === 'hashes' && hashes.hashes.length, 1, 'block filters list new blocks only');
 });
