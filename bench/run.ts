@@ -3,7 +3,7 @@
 // Figures are measured and printed next to their targets; nothing here fails on a figure.
 //
 // Environment: BENCH_SECONDS (10) and BENCH_CONNECTIONS (16) per read workload; BENCH_TRANSFERS
-// (2000) per transfer workload; BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,pow,logs,reorg
+// (2000) per transfer workload (MOAC and classic); BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,pow,logs,reorg,subscriptions
 // to run a subset; BENCH_NODE_FLAGS for the node binary (e.g. "--cpu-prof --cpu-prof-dir /tmp/prof");
 // BENCH_NODE_ARGS for extra node CLI flags; BENCH_MARKS=<file> writes each workload's measured
 // window (for profileSummary.ts --marks).
@@ -18,7 +18,7 @@ import { deployStore, fillLatestBlock, selector, word } from './setup.js';
 import { benchTransfers, type TransferResult } from './transfers.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
-const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'pow', 'mining', 'logs', 'reorg'] as const;
+const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'pow', 'mining', 'logs', 'reorg', 'subscriptions'] as const;
 type Workload = (typeof WORKLOADS)[number];
 const NODE_WORKLOADS: readonly Workload[] = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers'];
 
@@ -177,10 +177,10 @@ async function benchNode(rows: Row[], only: Set<Workload>): Promise<void> {
 
     if (only.has('transfers')) {
       const recipient = privateKeyToAddress(keys[devCount - 1]);
-      const transfer = async (name: string, label: string, target: number, senders: Uint8Array[], perSender: number) => {
+      const transfer = async (name: string, label: string, target: number, senders: Uint8Array[], perSender: number, classic = false) => {
         process.stderr.write(`running ${label} (${perSender * senders.length} txs) …\n`);
         try {
-          const r = await withNodeCpu(node, () => benchTransfers(node, senders, perSender, { recipient }));
+          const r = await withNodeCpu(node, () => benchTransfers(node, senders, perSender, { recipient, classic }));
           rows.push(transferRow(label, target, r.result, r.nodeCpu));
           mark(name, r.result.load.startedAt, r.result.load.startedAt + r.result.seconds * 1000);
         } catch (err) {
@@ -192,6 +192,9 @@ async function benchNode(rows: Row[], only: Set<Workload>): Promise<void> {
       await transfer('transfersSequential', 'raw transfers, sequential', 600, [keys[0]], transfers);
       const perSender = Math.max(1, Math.floor(transfers / connections));
       await transfer('transfersInFlight', `raw transfers, ${connections} in flight`, 2_000, keys.slice(0, connections), perSender);
+      // Classic (Ethereum-signed) transactions take the same path; the rows show they cost the same.
+      await transfer('classicSequential', 'classic transfers, sequential', 600, [keys[0]], transfers, true);
+      await transfer('classicInFlight', `classic transfers, ${connections} in flight`, 2_000, keys.slice(0, connections), perSender, true);
     }
   } catch (err) {
     console.error(`bench failed: ${(err as Error).message}\n--- node output ---\n${node.output().slice(-4000)}`);
@@ -242,6 +245,7 @@ async function main(): Promise<void> {
   if (only.has('mining')) await runOptional('mining', 'benchMining');
   if (only.has('logs')) await runOptional('logs', 'benchLogs');
   if (only.has('reorg')) await runOptional('reorg', 'benchReorg');
+  if (only.has('subscriptions')) await runOptional('subscriptions', 'benchSubscriptions');
 }
 
 await main();

@@ -3,7 +3,10 @@
 // send until the chain has mined them all.
 
 import { privateKeyToAddress } from '../src/accounts/keys.js';
-import { signTransaction } from '../src/chain/transaction.js';
+import secp256k1 from 'secp256k1';
+import { encodeClassicSigningPayload, encodeClassicTransaction, signTransaction } from '../src/chain/transaction.js';
+import type { TxFields } from '../src/chain/types.js';
+import { bytesToBigint, keccak256 } from '../src/encoding/bytes.js';
 import { bytesToHex } from '../src/encoding/hex.js';
 import { runLoad, type LoadResult } from './load.js';
 import type { BenchNode } from './nodeProcess.js';
@@ -26,28 +29,34 @@ export interface TransferOptions {
   recipient: Uint8Array;
   data?: Uint8Array;
   gas?: bigint;
+  /** sign classic (Ethereum legacy, EIP-155) transactions instead of MOAC ones */
+  classic?: boolean;
+}
+
+/** The 9-item classic form, signed as Ethereum libraries sign it. */
+function classicRaw(tx: TxFields, key: Uint8Array): Uint8Array {
+  const { signature, recid } = secp256k1.ecdsaSign(keccak256(encodeClassicSigningPayload(tx, CHAIN_ID)), key);
+  const sig = { v: BigInt(recid) + 35n + 2n * CHAIN_ID, r: bytesToBigint(signature.subarray(0, 32)), s: bytesToBigint(signature.subarray(32)) };
+  return encodeClassicTransaction({ ...tx, ...sig });
 }
 
 /** Signs `count` transactions from `key` starting at `nonce`; returns their JSON-RPC bodies. */
 export function signedBodies(key: Uint8Array, nonce: bigint, count: number, o: TransferOptions): string[] {
   const bodies: string[] = [];
   for (let k = 0; k < count; k++) {
-    const tx = signTransaction(
-      {
-        nonce: nonce + BigInt(k),
-        syscnt: 0n,
-        gasPrice: GAS_PRICE,
-        gas: o.gas ?? 21_000n,
-        to: o.recipient,
-        value: 1n,
-        data: o.data ?? new Uint8Array(0),
-        shardingFlag: 0n,
-        via: null,
-      },
-      key,
-      CHAIN_ID,
-    );
-    bodies.push(`{"jsonrpc":"2.0","id":${k + 1},"method":"mc_sendRawTransaction","params":["${bytesToHex(tx.raw)}"]}`);
+    const fields: TxFields = {
+      nonce: nonce + BigInt(k),
+      syscnt: 0n,
+      gasPrice: GAS_PRICE,
+      gas: o.gas ?? 21_000n,
+      to: o.recipient,
+      value: 1n,
+      data: o.data ?? new Uint8Array(0),
+      shardingFlag: 0n,
+      via: null,
+    };
+    const raw = o.classic ? classicRaw(fields, key) : signTransaction(fields, key, CHAIN_ID).raw;
+    bodies.push(`{"jsonrpc":"2.0","id":${k + 1},"method":"mc_sendRawTransaction","params":["${bytesToHex(raw)}"]}`);
   }
   return bodies;
 }

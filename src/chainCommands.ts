@@ -82,7 +82,10 @@ export async function importCommand(inv: Invocation): Promise<void> {
     const progress = createProgress({ verb: 'imported', total: counted.items });
     let done = 0;
     try {
-      const importer = new BlockImporter({ chain, builder, nodes, chainId: config.chain.chainId, difficulty: difficultyRule(config, chain.genesis) });
+      const importer = new BlockImporter({
+        chain, builder, nodes, chainId: config.chain.chainId, difficulty: difficultyRule(config, chain.genesis),
+        classicTxBlock: config.genesis.classicTxBlock,
+      });
       const result = await importChain(
         { chain, importer },
         file,

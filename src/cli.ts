@@ -24,6 +24,7 @@ function banner(node: McNode): string {
     `mining  ${node.miner.currentMode} (period ${config.mining.period}s), coinbase ${bytesToHex(node.miner.coinbase)}`,
     endpoints.http ? `HTTP    http://${endpoints.http.host}:${endpoints.http.port} (namespaces: ${config.rpc.api.join(',')})` : 'HTTP    disabled',
     endpoints.ipc ? `IPC     ${endpoints.ipc}` : 'IPC     disabled',
+    ...(endpoints.ws ? [`WS      ws://${endpoints.ws.host}:${endpoints.ws.port} (namespaces: ${config.ws.api.join(',')})`] : []),
     endpoints.scs ? `SCS     http://${endpoints.scs.host}:${endpoints.scs.port}` : 'SCS     disabled',
     ...(endpoints.metrics ? [`metrics http://${endpoints.metrics.host}:${endpoints.metrics.port}/metrics`] : []),
   ];

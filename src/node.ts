@@ -11,7 +11,7 @@ import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
 import { Blockchain } from './blockchain/blockchain.js';
-import { decodeTransaction } from './chain/transaction.js';
+import { checkClassicAllowed, decodeTransaction } from './chain/transaction.js';
 import { decodeBlockTransaction } from './chain/systemTx.js';
 import type { SignedTx } from './chain/types.js';
 import { TxPool } from './txpool/txPool.js';
@@ -28,6 +28,9 @@ import { createLogger, type Logger } from './log.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { HttpRpcServer } from './rpc/http.js';
 import { IpcRpcServer } from './rpc/ipc.js';
+import { WsRpcServer } from './rpc/ws.js';
+import { SubscriptionHub } from './filters/subscriptions.js';
+import { subscriptionMethods } from './rpc/modules/mc/subscriptions.js';
 import { buildMethodTable, namespaceOf, rpcModules, NAMESPACES } from './rpc/modules/index.js';
 import { libxMethods, netMethods } from './rpc/modules/libx.js';
 import { blockMethods } from './rpc/modules/mc/blocks.js';
@@ -64,6 +67,7 @@ export const DEFAULT_GAS_PRICE = 20_000_000_000n;
 export interface NodeEndpoints {
   http?: { host: string; port: number };
   ipc?: string;
+  ws?: { host: string; port: number };
   metrics?: { host: string; port: number };
   scs?: { host: string; port: number };
 }
@@ -82,6 +86,10 @@ export class McNode {
   private httpStopping: Promise<void> = Promise.resolve();
   private httpApiList: readonly string[] = [];
   private ipc?: IpcRpcServer;
+  /** WebSocket connections upgraded on the HTTP port, and the separate --ws endpoint */
+  private httpWs?: WsRpcServer;
+  private ws?: { http: HttpRpcServer; ws: WsRpcServer };
+  private subscriptions?: SubscriptionHub;
   private sealer?: Sealer;
   /** the one import path for blocks from outside, and the rewind in turn with block writes */
   importer!: BlockImporter;
@@ -101,7 +109,7 @@ export class McNode {
     readonly pool: TxPool,
     readonly miner: Miner,
     readonly wallet: Wallet,
-    readonly methods: { http: Map<string, RpcMethod>; ipc: Map<string, RpcMethod> },
+    readonly methods: { http: Map<string, RpcMethod>; ipc: Map<string, RpcMethod>; ws: Map<string, RpcMethod> },
     log: Logger,
   ) {
     this.log = log;
@@ -164,14 +172,19 @@ export class McNode {
     // The one import path (peers, block files); its trie writes collect apart from the miner's.
     const importer = new BlockImporter({
       chain, builder, nodes: new TrieNodeStore(db, 20_000), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
+      classicTxBlock: config.genesis.classicTxBlock,
     });
     const pending = new PendingBlockCache(db, chain, pool, miner);
     const work = new WorkPackages(db, chain, pool, miner);
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
+    const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
 
-    // The journal holds what the pool took: signed transactions, and impersonated ones (dev controls).
-    const restored = await pool.restore((raw) => decodeBlockTransaction(raw, chainId));
+    // Pool admission: classic transactions only once the next block may carry them. The journal
+    // holds what the pool took: signed transactions, and impersonated ones (dev controls).
+    const classicAllowed = (tx: SignedTx) => checkClassicAllowed(tx, chain.head.header.number + 1n, config.genesis.classicTxBlock);
+    const decodeForPool = (raw: Uint8Array) => classicAllowed(decodeTransaction(raw, chainId));
+    const restored = await pool.restore((raw) => classicAllowed(decodeBlockTransaction(raw, chainId)));
     if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);
 
     let scs: ScsService | undefined;
@@ -182,7 +195,7 @@ export class McNode {
     };
     const mc: McContext = {
       chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice,
-      decodeRaw: (raw) => decodeTransaction(raw, chainId),
+      decodeRaw: decodeForPool,
       submit,
       appChainNonce: async (appChain, from) => {
         if (!scs) throw refused('app-chain transactions (shardingFlag 1-3) need the SCS service');
@@ -228,7 +241,7 @@ export class McNode {
     const common_modules = [
       adminChainMethods(chainFiles),
       libxMethods(net), netMethods(net), infoMethods(mc), blockMethods(mc), stateMethods(mc), transactionMethods(mc),
-      filterMethods(filters),
+      filterMethods(filters), subscriptionMethods(subscriptions),
       miningMethods({ work, localHashrate: () => (miner.mining ? sealer.hashrate() : 0) }),
       minerMethods({
         miner,
@@ -244,6 +257,7 @@ export class McNode {
     const methods = {
       http: buildMethodTable(...common_modules, rpcModules(httpApis)),
       ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES)),
+      ws: buildMethodTable(...common_modules, rpcModules(() => config.ws.api)),
     };
     // Closing the HTTP endpoint from a request on it would lock every HTTP client out (and a
     // client walking the method list would take the node off the air): over HTTP it is refused.
@@ -259,6 +273,7 @@ export class McNode {
     node.sealer = sealer;
     node.importer = importer;
     node.filters = filters;
+    node.subscriptions = subscriptions;
     node.scs = scs;
     if (config.metrics.enabled) node.rpcStats = new RpcStats();
     miner.on('sealed', (block) =>
@@ -284,6 +299,7 @@ export class McNode {
     if (config.rpc.enabled) {
       await this.startHttp({ host: config.rpc.addr, port: config.rpc.port, corsOrigins: config.rpc.corsDomain, apis: config.rpc.api });
     }
+    if (config.ws.enabled) await this.startWs();
     if (!config.ipc.disabled) {
       const ipcPath = path.resolve(config.datadir, config.ipc.path);
       checkIpcPath(ipcPath);
@@ -314,14 +330,18 @@ export class McNode {
       debug: this.config.verbosity >= 4,
       onCall: this.rpcStats?.observe,
     });
+    // WebSocket upgrades on the HTTP port reach the same dispatcher (Anvil's and Hardhat's convention).
+    const upgrades = new WsRpcServer();
     const server = new HttpRpcServer({
       host: settings.host,
       port: settings.port,
       corsOrigins: settings.corsOrigins,
       vhosts: this.config.rpc.vhosts,
       route: () => dispatcher,
+      websocket: upgrades,
     });
     this.http = server;
+    this.httpWs = upgrades;
     this.httpStarting = { host: settings.host, port: settings.port };
     this.httpApiList = settings.apis;
     try {
@@ -344,11 +364,32 @@ export class McNode {
   stopHttp(): Promise<void> {
     const server = this.http;
     if (!server) return Promise.resolve();
+    this.httpWs?.stop();
+    this.httpWs = undefined;
     this.http = undefined;
     this.endpoints.http = undefined;
     this.httpStopping = new Promise<void>((resolve) => setTimeout(resolve, 50)).then(() => server.stop());
     this.log.info('HTTP endpoint closed');
     return Promise.resolve();
+  }
+
+  /** The separate WebSocket endpoint (`--ws`): its own namespaces (`--wsapi`) and origins (`--wsorigins`). */
+  private async startWs(): Promise<void> {
+    const { ws, rpc, verbosity } = this.config;
+    const allowed = new Set<string>(ws.api);
+    const dispatcher = new Dispatcher({
+      methods: this.methods.ws,
+      isAllowed: (name) => allowed.has(namespaceOf(name)),
+      debug: verbosity >= 4,
+      onCall: this.rpcStats?.observe,
+    });
+    const upgrades = new WsRpcServer();
+    const http = new HttpRpcServer({
+      host: ws.addr, port: ws.port, corsOrigins: ws.origins, vhosts: rpc.vhosts,
+      route: (p) => (p === '/' ? dispatcher : undefined), websocket: upgrades,
+    });
+    this.endpoints.ws = await http.start();
+    this.ws = { http, ws: upgrades };
   }
 
   /** The SCS endpoint (`scs.rpcPort`): `/` scs_*, `/rpc` ScsRPCMethod.* and scs_*. True when it runs. */
@@ -384,8 +425,12 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.httpWs?.stop();
     await this.http?.stop();
     await this.httpStopping;
+    this.ws?.ws.stop();
+    await this.ws?.http.stop();
+    this.subscriptions?.stop();
     this.pool.close();
     await this.ipc?.stop();
     await this.metricsServer?.stop();

@@ -1,5 +1,7 @@
 // MOAC-native transactions (moac-reference §1): the 12-item RLP wire format, the EIP-155-style
 // signing hash over the nine unsigned fields, signing, strict decoding and sender recovery.
+// Classic (Ethereum legacy, EIP-155) transactions are the 9-item list; the decoder tells the two
+// apart by the list's length and keeps a classic one's own bytes as `raw` (README "Using ethers").
 
 import { RLP } from '@ethereumjs/rlp';
 import secp256k1 from 'secp256k1';
@@ -40,6 +42,22 @@ export function signingHash(tx: TxFields, chainId: bigint): Uint8Array {
   return keccak256(encodeSigningPayload(tx, chainId));
 }
 
+/** Classic signing payload: RLP([nonce, gasPrice, gas, to, value, data, chainId, 0, 0]). */
+export function encodeClassicSigningPayload(tx: TxFields, chainId: bigint): Uint8Array {
+  return RLP.encode([
+    bigintToBytes(tx.nonce), bigintToBytes(tx.gasPrice), bigintToBytes(tx.gas), tx.to ?? EMPTY, bigintToBytes(tx.value), tx.data,
+    bigintToBytes(chainId), EMPTY, EMPTY,
+  ]);
+}
+
+/** The 9-item classic wire form [nonce, gasPrice, gas, to, value, data, v, r, s]. */
+export function encodeClassicTransaction(tx: SignatureFields): Uint8Array {
+  return RLP.encode([
+    bigintToBytes(tx.nonce), bigintToBytes(tx.gasPrice), bigintToBytes(tx.gas), tx.to ?? EMPTY, bigintToBytes(tx.value), tx.data,
+    bigintToBytes(tx.v), bigintToBytes(tx.r), bigintToBytes(tx.s),
+  ]);
+}
+
 /** The 12-item wire form; its keccak is the transaction hash. */
 export function encodeSignedTransaction(tx: SignatureFields): Uint8Array {
   return RLP.encode([...unsignedItems(tx), bigintToBytes(tx.v), bigintToBytes(tx.r), bigintToBytes(tx.s)]);
@@ -71,6 +89,8 @@ export function signTransaction(tx: TxFields, privateKey: Uint8Array, chainId: b
 // the latter capped at 256 bits because the EVM and the pool work in 256-bit words).
 const FIELD_NAMES = ['nonce', 'syscnt', 'gasPrice', 'gas', 'to', 'value', 'input', 'shardingFlag', 'via', 'v', 'r', 's'];
 const INT_MAX_BYTES: Record<number, number> = { 0: 8, 1: 8, 2: 32, 3: 32, 5: 32, 7: 8, 9: 32, 10: 32, 11: 32 };
+/** Where each classic item sits in the MOAC layout above (so both share the item checks). */
+const CLASSIC_SLOTS = [0, 2, 3, 4, 5, 6, 9, 10, 11];
 
 const malformed = (what: string) => invalidParams(`invalid argument 0: rlp: ${what}`);
 const invalidSignature = () => refused('invalid sender: invalid signature');
@@ -101,8 +121,10 @@ function addressItem(items: unknown[], index: number): Address | null {
   return item;
 }
 
-function decodeList(raw: Uint8Array): unknown[] {
+function decodeList(raw: Uint8Array): { items: unknown[]; classic: boolean } {
   if (raw.length === 0) throw malformed('empty input');
+  // EIP-2718 typed envelopes (access-list, dynamic-fee, …) start with their type byte.
+  if (raw[0] < 0x80) throw refused('transaction type not supported');
   if (raw[0] < 0xc0) throw malformed('expected input list for transaction');
   let decoded;
   try {
@@ -114,9 +136,15 @@ function decodeList(raw: Uint8Array): unknown[] {
   }
   if (decoded.remainder.length !== 0) throw malformed('input contains more than one value');
   const items = decoded.data as unknown[];
-  if (items.length < 12) throw malformed('too few elements for transaction (want 12)');
+  if (items.length === 9) {
+    // Spread into the MOAC slots; syscnt, shardingFlag and via stay empty.
+    const spread: unknown[] = new Array(12).fill(EMPTY);
+    CLASSIC_SLOTS.forEach((slot, i) => (spread[slot] = items[i]));
+    return { items: spread, classic: true };
+  }
+  if (items.length < 12) throw malformed('too few elements for transaction (want 12, or 9 for a classic transaction)');
   if (items.length > 12) throw malformed('input list has too many elements for transaction (want 12)');
-  return items;
+  return { items, classic: false };
 }
 
 /** The twelve items as checked byte strings; integers are still minimal big-endian bytes. */
@@ -124,11 +152,13 @@ interface WireFields {
   nonce: Uint8Array; syscnt: Uint8Array; gasPrice: Uint8Array; gas: Uint8Array; to: Address | null;
   value: Uint8Array; data: Uint8Array; shardingFlag: Uint8Array; via: Address | null;
   v: Uint8Array; r: Uint8Array; s: Uint8Array;
+  classic: boolean;
 }
 
 function parseWire(raw: Uint8Array): WireFields {
-  const items = decodeList(raw);
+  const { items, classic } = decodeList(raw);
   return {
+    classic,
     nonce: intItem(items, 0),
     syscnt: intItem(items, 1),
     gasPrice: intItem(items, 2),
@@ -161,6 +191,7 @@ function toSignedTx(w: WireFields, raw: Uint8Array, from: Address): SignedTx {
     hash: keccak256(raw),
     raw,
     from,
+    ...(w.classic ? { classic: true as const } : {}),
   };
 }
 
@@ -187,10 +218,12 @@ export function decodeTransaction(raw: Uint8Array, chainId: bigint): SignedTx {
   const signature = new Uint8Array(64);
   signature.set(w.r, 32 - w.r.length);
   signature.set(w.s, 64 - w.s.length);
-  const payload = RLP.encode([
-    w.nonce, w.syscnt, w.gasPrice, w.gas, w.to ?? EMPTY, w.value, w.data, w.shardingFlag, w.via ?? EMPTY,
-    bigintToBytes(chainId), EMPTY, EMPTY,
-  ]);
+  const payload = w.classic
+    ? RLP.encode([w.nonce, w.gasPrice, w.gas, w.to ?? EMPTY, w.value, w.data, bigintToBytes(chainId), EMPTY, EMPTY])
+    : RLP.encode([
+      w.nonce, w.syscnt, w.gasPrice, w.gas, w.to ?? EMPTY, w.value, w.data, w.shardingFlag, w.via ?? EMPTY,
+      bigintToBytes(chainId), EMPTY, EMPTY,
+    ]);
   let publicKey: Uint8Array;
   try {
     publicKey = secp256k1.ecdsaRecover(signature, Number(v - 35n - 2n * chainId), keccak256(payload), false);
@@ -228,4 +261,15 @@ export function decodeUnsignedTransaction(raw: Uint8Array, senderOf: (fields: Tx
 /** Address of a contract created by `sender` at `nonce`: keccak(rlp([sender, nonce]))[12:]. */
 export function contractAddress(sender: Uint8Array, nonce: bigint): Uint8Array {
   return keccak256(RLP.encode([sender, bigintToBytes(nonce)])).slice(12);
+}
+
+/**
+ * Classic transactions count from the genesis `config.classicTxBlock` on (undefined: never, as
+ * on MOAC's mainnet). Returns `tx` when it may go into block `blockNumber`.
+ */
+export function checkClassicAllowed(tx: SignedTx, blockNumber: bigint, classicTxBlock: bigint | undefined): SignedTx {
+  if (!tx.classic) return tx;
+  if (classicTxBlock === undefined) throw refused('transaction type not supported: classic transactions are not enabled on this chain');
+  if (blockNumber < classicTxBlock) throw refused(`transaction type not supported: classic transactions from block ${classicTxBlock}`);
+  return tx;
 }

@@ -30,6 +30,8 @@ export interface SignedTx extends TxFields {
   raw: Uint8Array;
   /** recovered sender */
   from: Address;
+  /** an Ethereum legacy (EIP-155) transaction: `raw` is its 9-item list; syscnt, shardingFlag 0, via null */
+  classic?: true;
 }
 
 /** The 15-field Ethereum header (design §3). */

@@ -6,6 +6,7 @@
 import type { Block, Header, SignedTx } from '../chain/types.js';
 import { EMPTY_UNCLES_HASH, blockFromParts, encodeBlock, orderedTrieRoot, sealHash } from '../chain/block.js';
 import { decodeBlockTransaction } from '../chain/systemTx.js';
+import { checkClassicAllowed } from '../chain/transaction.js';
 import { nextDifficulty, type DifficultyRule } from '../consensus/difficulty.js';
 import { verifyPow } from '../consensus/pow.js';
 import { equalBytes } from '../encoding/bytes.js';
@@ -31,6 +32,8 @@ export interface VerifyDeps {
   nodes: TrieNodeStore;
   chainId: bigint;
   difficulty: DifficultyRule;
+  /** first block taking classic transactions (genesis `config.classicTxBlock`); undefined = never */
+  classicTxBlock?: bigint;
 }
 
 export interface VerifiedBlock {
@@ -73,10 +76,10 @@ function checkHeader(parent: Block, header: Header, rule: DifficultyRule): void 
   if (!equalBytes(header.sha3Uncles, EMPTY_UNCLES_HASH)) throw new InvalidBlock('uncles hash is not that of an empty list');
 }
 
-function decodeTransactions(rawTxs: Uint8Array[], chainId: bigint): SignedTx[] {
+function decodeTransactions(rawTxs: Uint8Array[], number: bigint, deps: VerifyDeps): SignedTx[] {
   return rawTxs.map((raw, i) => {
     try {
-      return decodeBlockTransaction(raw, chainId);
+      return checkClassicAllowed(decodeBlockTransaction(raw, deps.chainId), number, deps.classicTxBlock);
     } catch (err) {
       throw new InvalidBlock(`transaction ${i}: ${(err as Error).message}`);
     }
@@ -101,7 +104,7 @@ export async function verifyBlock(
 ): Promise<VerifiedBlock> {
   const { header } = parts;
   checkHeader(parent, header, deps.difficulty);
-  const txs = decodeTransactions(parts.rawTxs, deps.chainId);
+  const txs = decodeTransactions(parts.rawTxs, header.number, deps);
   // Re-encoding must give the same bytes: a non-canonical integer would change the block hash.
   if (!equalBytes(encodeBlock(header, txs), encoded)) throw new InvalidBlock('non-canonical RLP encoding');
   const txRoot = orderedTrieRoot(txs.map((tx) => tx.raw));

@@ -11,6 +11,7 @@ const SECTION_TITLES: Record<string, string> = {
   accounts: 'Accounts',
   mining: 'Mining',
   rpc: 'HTTP JSON-RPC',
+  ws: 'WebSocket JSON-RPC',
   ipc: 'IPC',
   scs: 'SCS (application chain) endpoint',
   txpool: 'Transaction pool',

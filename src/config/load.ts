@@ -119,6 +119,8 @@ function readJson(file: string): unknown {
   }
 }
 
+/** The genesis `config` member when the settings give none. */
+const DEVNET_GENESIS_CONFIG = { classicTxBlock: 0 };
 /** Members of a real-node genesis besides the schema's genesis options. */
 const GENESIS_EXTRAS = ['config', 'number', 'gasUsed', 'parentHash'];
 const SECTIONS = Object.keys(schema).filter((name) => optionByKey(name) === undefined);
@@ -204,6 +206,8 @@ function decodeSettings(settings: Settings): Config {
   }
   const raw: Record<string, unknown> = {};
   for (const [key, setting] of settings) if (key.startsWith('genesis.')) raw[key.slice(8)] = setting.value;
+  // The devnet takes classic transactions from genesis; a genesis `config` given says it itself.
+  raw.config ??= DEVNET_GENESIS_CONFIG;
   try {
     out.genesis = decodeGenesis(raw, true);
   } catch (err) {
@@ -256,6 +260,7 @@ function decodeGenesis(raw: Record<string, unknown>, devDefault: boolean): Genes
     // Fork blocks and other chain rules in `config` are ignored: mcnode takes them from `chain`.
     if (!isRecord(raw.config)) throw new BadValue('an object like {"chainId": 100}', { path: 'config', value: raw.config });
     if (raw.config.chainId != null) genesis.chainId = decodeAt('config.chainId', raw.config.chainId, bigint(1n, U64));
+    if (raw.config.classicTxBlock != null) genesis.classicTxBlock = decodeAt('config.classicTxBlock', raw.config.classicTxBlock, bigint(0n, U64));
   }
   const devControls = isRecord(raw.config) ? raw.config.devControls : undefined;
   genesis.devControls = devControls == null ? devDefault : decodeAt('config.devControls', devControls, bool);
@@ -304,6 +309,7 @@ function checkConsistency(config: Config, settings: Settings): void {
     { key: 'rpc.port', on: rpc.enabled, port: rpc.port },
     { key: 'scs.rpcPort', on: scs.enabled, port: scs.rpcPort },
     { key: 'metrics.port', on: metrics.enabled, port: metrics.port },
+    { key: 'ws.port', on: config.ws.enabled, port: config.ws.port },
   ].filter((p) => p.on && p.port !== 0);
   ports.forEach((p, i) => {
     const clash = ports.slice(0, i).find((q) => q.port === p.port);

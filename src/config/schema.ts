@@ -30,6 +30,8 @@ export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
 export interface Genesis extends GenesisSpec {
   /** `config.chainId` of a real-node genesis file, when it has one */
   chainId?: bigint;
+  /** `config.classicTxBlock`: first block that takes classic (Ethereum legacy) transactions; undefined = never */
+  classicTxBlock?: bigint;
 }
 
 /** The loaded configuration: typed values only (bigint, Uint8Array), no hex strings. */
@@ -71,6 +73,8 @@ export interface Config {
   rpc: { enabled: boolean; addr: string; port: number; api: RpcNamespace[]; corsDomain: string[]; vhosts: string[] };
   /** `path` is made absolute by the loader: relative to `datadir` (itself relative to the working directory) */
   ipc: { disabled: boolean; path: string };
+  /** the separate WebSocket endpoint (the HTTP port takes WebSocket upgrades anyway) */
+  ws: { enabled: boolean; addr: string; port: number; api: RpcNamespace[]; origins: string[] };
   scs: { enabled: boolean; rpcPort: number; rpcAddr: string; blockPeriod: number };
   txpool: { globalSlots: number; globalQueue: number; accountQueue: number; priceBump: number; lifetime: number };
   filters: { timeout: number };
@@ -92,7 +96,7 @@ type Section<T> = { readonly [K in keyof T]-?: Option<T[K]> };
 /** The genesis section's `chainId` and `devControls` come from the genesis file's `config` member, not from options. */
 export type Schema = {
   readonly [K in keyof Config]-?: K extends 'genesis'
-    ? Section<Omit<Genesis, 'chainId' | 'devControls'>>
+    ? Section<Omit<Genesis, 'chainId' | 'devControls' | 'classicTxBlock'>>
     : Config[K] extends string | number | unknown[] ? Option<Config[K]> : Section<Config[K]>;
 };
 
@@ -212,6 +216,13 @@ export const schema: Schema = {
     api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc'], 'namespaces served over HTTP', ['rpcapi']),
     corsDomain: opt(list(str('<origin>')), [], 'browser origins allowed to call (CORS); * for any', ['rpccorsdomain']),
     vhosts: opt(list(str('<host>')), ['localhost'], 'accepted Host header names; * for any (IP literals always pass)', ['rpcvhosts']),
+  },
+  ws: {
+    enabled: opt(bool, false, 'serve JSON-RPC over WebSocket on its own port (the HTTP port takes WebSocket upgrades anyway)', ['ws']),
+    addr: opt(host, '127.0.0.1', 'WebSocket listening address', ['wsaddr']),
+    port: opt(port, 8546, 'WebSocket port (0 = any free port)', ['wsport']),
+    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc'], 'namespaces served over the WebSocket endpoint', ['wsapi']),
+    origins: opt(list(str('<origin>')), [], 'browser origins allowed to connect to the WebSocket endpoint; * for any', ['wsorigins']),
   },
   ipc: {
     disabled: opt(bool, false, 'do not serve the IPC socket', ['ipcdisable']),

@@ -33,8 +33,16 @@ interface PendingTxSource {
   off(event: 'pendingTx', listener: (tx: SignedTx) => void): unknown;
 }
 
+/** The chain's `'rewound'` event: blocks taken off the canonical chain, newest first. */
+interface RewindSource {
+  on(event: 'rewound', listener: (e: { removed: { block: Block; receipts: Receipt[] }[] }) => void): unknown;
+  off(event: 'rewound', listener: (e: { removed: { block: Block; receipts: Receipt[] }[] }) => void): unknown;
+}
+
 export interface FilterDeps {
   chain: HeadSource;
+  /** emits 'rewound' (the chain, once it can rewind); log filters then report those logs as removed */
+  rewinds?: RewindSource;
   pool: PendingTxSource;
   pending: PendingSource;
   /** header blooms by range (storedBlooms(db) on a node); default: whole blocks from the chain */
@@ -104,7 +112,7 @@ export class FilterSystem {
     this.now = opts.now ?? (() => performance.now());
     this.sources = { chain: deps.chain, blooms: deps.blooms ?? blockBlooms(deps.chain), pending: deps.pending };
     deps.chain.on('newHead', this.onNewHead);
-    deps.chain.on('rewound', this.onRewound);
+    (deps.rewinds ?? deps.chain).on('rewound', this.onRewound);
     deps.pool.on('pendingTx', this.onPendingTx);
     // Expiry is also checked on every access; the sweep only frees memory and stops buffering.
     const sweepMs = Math.min(Math.max(this.timeoutMs / 2, 100), 30_000);
@@ -165,7 +173,7 @@ export class FilterSystem {
   stop(): void {
     clearInterval(this.sweeper);
     this.deps.chain.off('newHead', this.onNewHead);
-    this.deps.chain.off('rewound', this.onRewound);
+    (this.deps.rewinds ?? this.deps.chain).off('rewound', this.onRewound);
     this.deps.pool.off('pendingTx', this.onPendingTx);
     this.filters.clear();
   }
@@ -222,8 +230,9 @@ export class FilterSystem {
       if (fromBlock === 'pending' || (typeof fromBlock === 'bigint' && n < fromBlock)) continue;
       if (typeof toBlock === 'bigint' && n > toBlock) continue;
       if (!bloomMayMatch(block.header.logsBloom, f.matcher)) continue;
-      const logs = blockLogs(block, receipts, criteria);
-      this.buffer(f.logs, removed ? logs.map((e) => ({ ...e, removed: true })) : logs);
+      const entries = blockLogs(block, receipts, criteria);
+      if (removed) for (const e of entries) e.removed = true;
+      this.buffer(f.logs, entries);
     }
   }
 

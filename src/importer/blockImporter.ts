@@ -46,6 +46,8 @@ export interface BlockImporterDeps {
   nodes: TrieNodeStore;
   chainId: bigint;
   difficulty: DifficultyRule;
+  /** first block taking classic transactions (genesis `config.classicTxBlock`); undefined = never */
+  classicTxBlock?: bigint;
   /** on a running node: its write queue, and its commit (pool, participants) for head children */
   miner?: Miner;
   pool?: ImportPool;

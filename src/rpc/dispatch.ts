@@ -98,8 +98,8 @@ export class Dispatcher {
     return out.length === 0 ? undefined : `[${out.join(',')}]`;
   }
 
-  // `ctx` is part of the contract (transport-specific behaviour); no method needs it yet.
-  private async call(request: Decoded, _ctx: CallContext): Promise<string | undefined> {
+  // `ctx` reaches the handler: subscriptions need the caller's connection.
+  private async call(request: Decoded, ctx: CallContext): Promise<string | undefined> {
     if (!request.valid) return errorReply(request.id, INVALID_REQUEST);
     const { id, notify } = request;
     let found: { name: string; method: RpcMethod } | undefined;
@@ -107,7 +107,7 @@ export class Dispatcher {
     try {
       found = this.lookup(request.method);
       if (found === undefined) return notify ? undefined : errorReply(id, methodNotFound(request.method));
-      const result = await this.invoke(found.method, request.params, found.name);
+      const result = await this.invoke(found.method, request.params, found.name, ctx, request.method);
       this.onCall?.(found.name, performance.now() - started, true);
       return notify ? undefined : resultReply(id, result, this.debug);
     } catch (err) {

@@ -30,6 +30,8 @@ export function formatTransaction(tx: SignedTx, at?: TxPosition, zeroPendingHash
     r: q(tx.r),
     s: q(tx.s),
     shardingFlag: q(tx.shardingFlag),
+    // Ethereum libraries read the envelope type; MOAC and classic transactions are both legacy (0).
+    type: '0x0',
   };
 }
 
@@ -49,6 +51,12 @@ function headerFields(h: Header) {
     gasUsed: q(h.gasUsed),
     timestamp: q(h.timestamp),
   };
+}
+
+/** A block's header as `newHeads` notifications carry it (no transactions, no total difficulty). */
+export function formatHeader(block: Block) {
+  const h = block.header;
+  return { number: q(h.number), hash: d(block.hash), nonce: d(h.nonce), mixHash: d(h.mixHash), logsBloom: d(h.logsBloom), ...headerFields(h) };
 }
 
 export function formatBlock(block: Block, totalDifficulty: bigint, fullTransactions: boolean) {
@@ -123,5 +131,7 @@ export function formatReceipt(tx: SignedTx, receipt: Receipt, block: Block, inde
     logs: receipt.logs.map((log, i) => formatLog(log, { ...at, txHash: tx.hash, logIndex: firstLogIndex + i })),
     logsBloom: d(receipt.logsBloom),
     ...(receipt.root ? { root: d(receipt.root) } : { status: q(receipt.status) }),
+    type: '0x0',
+    effectiveGasPrice: q(tx.gasPrice),
   };
 }

@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Dispatcher } from './dispatch.js';
 import { MAX_REQUEST_BYTES } from './jsonLimits.js';
 import type { CallContext } from './types.js';
@@ -18,6 +19,13 @@ export interface HttpServerOptions {
   /** Chooses the dispatcher for a URL path; undefined → 404. */
   route: (path: string) => Dispatcher | undefined;
   bodyLimit?: number;
+  /** Takes WebSocket upgrades that pass the host, path and origin rules (ws.ts); absent: refused. */
+  websocket?: UpgradeHandler;
+}
+
+/** Receives an HTTP upgrade request that passed this server's checks. */
+export interface UpgradeHandler {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, dispatcher: Dispatcher): void;
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -62,6 +70,7 @@ export class HttpRpcServer {
     server.headersTimeout = REQUEST_TIMEOUT_MS;
     server.keepAliveTimeout = IDLE_TIMEOUT_MS;
     server.maxConnections = MAX_HTTP_CONNECTIONS;
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
     return new Promise((resolve, reject) => {
       const onError = (err: Error): void => reject(err);
       server.once('error', onError);
@@ -118,6 +127,24 @@ export class HttpRpcServer {
       return refuse(req, res, 415, 'invalid content type, only application/json is supported\n', cors);
     }
     this.readBody(req, res, dispatcher, cors);
+  }
+
+  /** WebSocket handshakes: the same Host and path rules as calls; a browser's Origin must be allowed (CORS list). */
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => undefined);
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const dispatcher = this.o.route(query < 0 ? url : url.slice(0, query));
+    const origin = req.headers.origin;
+    let status = 0;
+    if (!this.hostAllowed(req.headers.host)) status = 403;
+    else if (dispatcher === undefined || this.o.websocket === undefined) status = 404;
+    else if (origin !== undefined && this.allowedOrigin(origin) === undefined) status = 403;
+    if (status !== 0) {
+      socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    this.o.websocket!.handleUpgrade(req, socket, head, dispatcher!);
   }
 
   private readBody(req: IncomingMessage, res: ServerResponse, dispatcher: Dispatcher, corsOrigin?: string): void {

@@ -3,18 +3,20 @@
 // type so the direct path can replace it if jayson's per-call cost ever matters.
 
 import jayson, { type JSONRPCCallbackTypePlain, type RequestParamsLike } from 'jayson';
-import type { RpcMethod, RpcParams } from './types.js';
+import type { CallContext, RpcMethod, RpcParams } from './types.js';
 
 /** Runs one handler; resolves with its result or rejects with exactly what it threw. */
-export type Invoker = (method: RpcMethod, params: RpcParams, name: string) => Promise<unknown>;
+export type Invoker = (method: RpcMethod, params: RpcParams, name: string, ctx?: CallContext, sent?: string) => Promise<unknown>;
 
 /** Calls the handler straight from our Map lookup. */
-export const invokeDirect: Invoker = async (method, params) => method.handler(params);
+export const invokeDirect: Invoker = async (method, params, _name, ctx, sent) => method.handler(params, ctx, sent);
 
 // One jayson call in flight: jayson's context object carries the resolved method in and the
 // original thrown value out (jayson itself would flatten it into a generic error).
 interface Slot {
   method: RpcMethod;
+  ctx: CallContext | undefined;
+  sent: string | undefined;
   failed: boolean;
   failure: unknown;
 }
@@ -34,7 +36,7 @@ export function createJaysonInvoker(): Invoker {
       };
       let out: unknown;
       try {
-        out = slot.method.handler(params as RpcParams);
+        out = slot.method.handler(params as RpcParams, slot.ctx, slot.sent);
       } catch (err) {
         fail(err);
         return;
@@ -46,9 +48,9 @@ export function createJaysonInvoker(): Invoker {
   );
   const server = new jayson.Server({}, { useContext: true, router: () => run });
 
-  return (method, params, name) =>
+  return (method, params, name, ctx, sent) =>
     new Promise((resolve, reject) => {
-      const slot: Slot = { method, failed: false, failure: undefined };
+      const slot: Slot = { method, ctx, sent, failed: false, failure: undefined };
       const request = { jsonrpc: '2.0' as const, id: 0, method: name, params };
       try {
         server.call(request, slot, (err, response) => {

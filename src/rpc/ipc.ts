@@ -9,13 +9,13 @@ import { RpcCode } from './errors.js';
 import { JsonSplitter } from './jsonSplitter.js';
 import { MAX_REQUEST_BYTES } from './jsonLimits.js';
 import type { CallContext } from './types.js';
+import { RpcConnection } from './connection.js';
 
 export interface IpcServerOptions {
   path: string;
   dispatcher: Dispatcher;
 }
 
-const IPC_CONTEXT: CallContext = { transport: 'ipc' };
 // sun_path is 108 bytes on Linux (104 on macOS) including the terminating NUL.
 const MAX_SOCKET_PATH_BYTES = 103;
 /** Open IPC connections at once; more are dropped on arrival. */
@@ -90,12 +90,27 @@ export class IpcRpcServer {
     const send = (text: string): void => {
       if (!socket.destroyed && socket.writable) socket.write(text);
     };
+    // Subscriptions push notifications on the same socket, one JSON value per line, queued
+    // behind the replies still owed (so a subscription's id always comes before its events).
+    let queued = 0;
+    const connection = new RpcConnection({
+      write: (text) => {
+        queued += text.length;
+        tail = tail.then(() => {
+          queued -= text.length;
+          send(text + '\n');
+        });
+      },
+      unsentBytes: () => socket.writableLength + queued,
+      close: () => void socket.destroy(),
+    });
+    const ctx: CallContext = { transport: 'ipc', connection };
 
     socket.on('data', (chunk: Buffer) => {
       if (ending) return;
       for (const value of splitter.push(chunk)) {
         inFlight++;
-        const reply = this.o.dispatcher.handle(value, IPC_CONTEXT); // starts running now
+        const reply = this.o.dispatcher.handle(value, ctx); // starts running now
         tail = tail
           .then(() => reply)
           .then((text) => {
@@ -118,7 +133,10 @@ export class IpcRpcServer {
     });
     socket.on('drain', updateFlow);
     socket.on('error', () => undefined); // resets from clients are routine
-    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      connection.dispose();
+    });
   }
 }
 

@@ -108,7 +108,9 @@ t.test('pool refusals', async (t) => {
   t.same(await err(huge.raw), { code: -32000, message: 'exceeds block gas limit' });
   const wrongChain = rawTx(DEV[2].key, { nonce: 0n, to: hexToBytes(DEV[1].address), gas: 21_000n }, 101n);
   t.match(await err(wrongChain.raw), { code: -32000, message: /invalid chain id/ });
-  t.match(await err('0x1234'), { code: -32602, message: /rlp/ });
+  // a first byte below 0x80 is an EIP-2718 type byte
+  t.same(await err('0x1234'), { code: -32000, message: 'transaction type not supported' });
+  t.match(await err('0x8234'), { code: -32602, message: /rlp/ });
   t.match(await err('1234'), { code: -32602, message: /invalid argument 0: hex string without 0x prefix/ });
   const cheap = rawTx(DEV[2].key, { nonce: 0n, to: hexToBytes(DEV[1].address), gas: 21_000n, gasPrice: 1n });
   t.same(await err(cheap.raw), { code: -32000, message: 'transaction underpriced' });

@@ -58,6 +58,7 @@ t.test('content, inspect and status over HTTP, IPC and chain3', async (t) => {
     r: tx0.r,
     s: tx0.s,
     shardingFlag: '0x0',
+    type: '0x0',
   });
   t.match(tx0.v, /^0x[0-9a-f]+$/);
   t.equal(content.pending[a2]['0'].to, null);

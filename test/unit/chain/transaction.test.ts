@@ -157,7 +157,8 @@ t.test('rejects malformed RLP with invalid-params', async (t) => {
   const rlpError = (raw: Uint8Array, pattern: RegExp, what: string) =>
     rejects(t, raw, 101n, 'invalidParams', new RegExp('^invalid argument 0: rlp: ' + pattern.source), what);
 
-  rlpError(RLP.encode(items.slice(0, 9)), /too few elements for transaction/, '9-item list');
+  rlpError(RLP.encode(items.slice(0, 8)), /too few elements for transaction/, '8-item list');
+  rlpError(RLP.encode(items.slice(0, 10)), /too few elements for transaction/, '10-item list');
   rlpError(RLP.encode(items.slice(0, 11)), /too few elements/, '11-item list');
   rlpError(RLP.encode([...items, new Uint8Array()]), /input list has too many elements/, '13-item list');
   rlpError(RLP.encode([Uint8Array.from([0, 1]), ...items.slice(1)]), /non-canonical integer \(leading zero bytes\) for nonce/, 'nonce 0x0001');

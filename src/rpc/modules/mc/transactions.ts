@@ -24,6 +24,7 @@ export interface TxRequest extends CallRequest {
 export const txRequest: Codec<TxRequest> = (v, i) => {
   const o = objectParam(v, i);
   const input = member(o, 'data', data, i) ?? member(o, 'input', data, i);
+  ethereumMembers(o, i);
   return {
     from: member(o, 'from', address, i),
     to: member(o, 'to', address, i),
@@ -37,6 +38,18 @@ export const txRequest: Codec<TxRequest> = (v, i) => {
     dappAddr: member(o, 'dappAddr', address, i),
   };
 };
+
+/**
+ * Members Ethereum libraries add to a request: legacy `type` (0, or 1 with an empty access
+ * list), `chainId`, an empty `accessList`. They change nothing here; anything else is refused.
+ */
+function ethereumMembers(o: Record<string, unknown>, i: number): void {
+  const type = member(o, 'type', quantity, i);
+  if (type !== undefined && type > 1n) throw refused('transaction type not supported');
+  member(o, 'chainId', quantity, i);
+  const list = o.accessList;
+  if (list != null && !(Array.isArray(list) && list.length === 0)) throw refused('transaction type not supported: access lists are not accepted');
+}
 
 const latest = withDefault(blockTag, 'latest' as const);
 
