@@ -54,6 +54,9 @@ import { nodeMetrics } from './metrics/nodeMetrics.js';
 import { ScsService } from './scs/scsService.js';
 import { loadOrCreateScsId } from './scs/scsId.js';
 import { createScsServer } from './rpc/modules/scs.js';
+import { DevClock } from './miner/devClock.js';
+import { DevMining } from './miner/devMining.js';
+import { devControlMethods } from './rpc/modules/devControls.js';
 
 /** The suggested gas price (mc_gasPrice) when the minimum accepted price is below it: 20 Gsha. */
 export const DEFAULT_GAS_PRICE = 20_000_000_000n;
@@ -141,6 +144,9 @@ export class McNode {
     const sealer = new Sealer({ threads });
     const seal: SealFunction = (sealHash, difficulty, signal) => sealer.seal(sealHash, difficulty, { signal });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
+    // State-changing developer controls only where the genesis allows them (README "Developer controls").
+    const devControls = config.genesis.devControls !== false;
+    const clock = devControls ? await DevClock.open(db) : undefined;
     const miner = new Miner(chain, pool, builder, nodes, seal, {
       mode: config.mining.mine ? config.mining.mode : 'off',
       period: config.mining.period,
@@ -148,6 +154,7 @@ export class McNode {
       extraData: config.mining.extraData,
       targetGasLimit: config.mining.targetGasLimit,
       difficulty: difficultyRule(config, chain.genesis),
+      clock,
     });
     // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
     chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
@@ -225,6 +232,7 @@ export class McNode {
       }),
       txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
     ];
+    if (clock) common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock) }));
     const httpApis = () => (self?.httpApis ?? []).filter((ns) => (NAMESPACES as readonly string[]).includes(ns));
     const methods = {
       http: buildMethodTable(...common_modules, rpcModules(httpApis)),

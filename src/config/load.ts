@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors.js';
 import { closest, parseArgs, wantsHelp, type Command, type FlagSetting } from './args.js';
-import { BadValue, bigint, bytes, decodeAt, isRecord, toBigint, type Codec } from './codecs.js';
+import { BadValue, bigint, bool, bytes, decodeAt, isRecord, toBigint, type Codec } from './codecs.js';
 import { OPTIONS, allEnvNames, optionByEnv, optionByKey, schema, type Config, type Genesis } from './schema.js';
 
 export type { Config, Genesis, Command };
@@ -252,6 +252,7 @@ function decodeGenesis(raw: Record<string, unknown>): Genesis {
     // Fork blocks and other chain rules in `config` are ignored: mcnode takes them from `chain`.
     if (!isRecord(raw.config)) throw new BadValue('an object like {"chainId": 100}', { path: 'config', value: raw.config });
     if (raw.config.chainId != null) genesis.chainId = decodeAt('config.chainId', raw.config.chainId, bigint(1n, U64));
+    if (raw.config.devControls != null) genesis.devControls = decodeAt('config.devControls', raw.config.devControls, bool);
   }
   return genesis;
 }

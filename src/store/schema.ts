@@ -28,6 +28,8 @@ export const keys = {
   schemaVersion: concatBytes(P.meta, prefix('schema')),
   head: concatBytes(P.meta, prefix('head')),
   genesis: concatBytes(P.meta, prefix('genesis')),
+  /** developer clock: offset and next block timestamp (miner/devClock.ts) */
+  devClock: concatBytes(P.meta, prefix('devclock')),
   canonical: (n: bigint) => concatBytes(P.canonical, num(n)),
   header: (hash: Uint8Array) => concatBytes(P.header, hash),
   body: (hash: Uint8Array) => concatBytes(P.body, hash),
