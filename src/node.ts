@@ -57,6 +57,10 @@ import { createScsServer } from './rpc/modules/scs.js';
 import { DevClock } from './miner/devClock.js';
 import { DevMining } from './miner/devMining.js';
 import { devControlMethods } from './rpc/modules/devControls.js';
+import { getActivePrecompiles } from '@ethereumjs/evm';
+import { TrieNodeStore } from './state/trieNodeStore.js';
+import { TraceRunner } from './tracing/traceRunner.js';
+import { debugMethods } from './rpc/modules/debug.js';
 
 /** The suggested gas price (mc_gasPrice) when the minimum accepted price is below it: 20 Gsha. */
 export const DEFAULT_GAS_PRICE = 20_000_000_000n;
@@ -232,6 +236,11 @@ export class McNode {
       }),
       txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
     ];
+    const precompiles = getActivePrecompiles(common);
+    const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 5000), makeEvm: (sm) => builder.createEvm(sm) });
+    common_modules.push(debugMethods({
+      mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => precompiles.has(bytesToHex(a).slice(2)),
+    }));
     if (clock) common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock) }));
     const httpApis = () => (self?.httpApis ?? []).filter((ns) => (NAMESPACES as readonly string[]).includes(ns));
     const methods = {
