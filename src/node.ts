@@ -61,6 +61,7 @@ import { getActivePrecompiles } from '@ethereumjs/evm';
 import { TrieNodeStore } from './state/trieNodeStore.js';
 import { TraceRunner } from './tracing/traceRunner.js';
 import { debugMethods } from './rpc/modules/debug.js';
+import { proofMethods } from './rpc/modules/mc/proofs.js';
 
 /** The suggested gas price (mc_gasPrice) when the minimum accepted price is below it: 20 Gsha. */
 export const DEFAULT_GAS_PRICE = 20_000_000_000n;
@@ -236,6 +237,7 @@ export class McNode {
       }),
       txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
     ];
+    common_modules.push(proofMethods(mc));
     const precompiles = getActivePrecompiles(common);
     const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 5000), makeEvm: (sm) => builder.createEvm(sm) });
     common_modules.push(debugMethods({
