@@ -3,9 +3,10 @@
 // `config.devControls: true` (README "Developer controls").
 
 import type { DevMining } from '../../miner/devMining.js';
+import type { DevSnapshots } from '../../miner/devSnapshots.js';
 import { encodeQuantity } from '../../encoding/hex.js';
 import { invalidParams } from '../../errors.js';
-import { boolean, count, method, optional, type Codec } from '../params.js';
+import { boolean, count, method, optional, quantity, uint64, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 
 export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const;
@@ -21,12 +22,15 @@ const seconds: Codec<bigint> = (v, i) => {
 
 export interface DevControls {
   mining: DevMining;
+  snapshots: DevSnapshots;
 }
 
 /** Methods served under every one of the three names. */
 function shared(dev: DevControls): Record<string, RpcMethod> {
-  const { mining } = dev;
+  const { mining, snapshots } = dev;
   return {
+    snapshot: method([], async () => encodeQuantity(await snapshots.take())),
+    revert: method([quantity], (id) => snapshots.revert(id)),
     mine: method([optional(seconds), optional(seconds)], async (blocks, interval) => {
       await mining.mineMany(blocks ?? 1n, interval);
       return null;
@@ -56,6 +60,11 @@ export function devControlMethods(dev: DevControls): Record<string, RpcMethod> {
   out.evm_mine = method([optional(seconds)], async (timestamp) => {
     await dev.mining.mine(timestamp);
     return '0x0';
+  });
+  // debug_setHead moves the head back like a revert; served only where the controls are.
+  out.debug_setHead = method([uint64], async (number) => {
+    await dev.snapshots.setHead(number);
+    return null;
   });
   return out;
 }
