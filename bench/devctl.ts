@@ -23,6 +23,9 @@ import { StructLogger } from '../src/tracing/structLogger.js';
 import { CallTracer } from '../src/tracing/callTracer.js';
 import { formatCallFrame, formatStructTrace } from '../src/rpc/modules/debugFormat.js';
 import { ROOT } from './nodeProcess.js';
+import { DevClock } from '../src/miner/devClock.js';
+import { DevSnapshots } from '../src/miner/devSnapshots.js';
+import { decodeTransaction } from '../src/chain/transaction.js';
 
 const SPIN_ROUNDS = 1_430n;
 
@@ -127,8 +130,46 @@ export async function benchTracing(): Promise<void> {
 }
 
 
+const CHAIN_BLOCKS = 10_000;
+const REVERT_DEPTH = 100;
+
+export async function benchSnapshots(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcnode-bench-snap-'));
+  const b = await openBenchChain(dir);
+  try {
+    let t0 = performance.now();
+    for (let built = 0; built < CHAIN_BLOCKS; built += 500) await b.miner.mineBlocks(Math.min(500, CHAIN_BLOCKS - built));
+    const buildSeconds = (performance.now() - t0) / 1000;
+    const clock = await DevClock.open(b.db);
+    const snapshots = new DevSnapshots(b.db, b.core.chain, b.pool, clock, b.miner, (raw) => decodeTransaction(raw, 100n));
+
+    const takes: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      t0 = performance.now();
+      await snapshots.take();
+      takes.push(performance.now() - t0);
+    }
+    const reverts: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const id = await snapshots.take();
+      await b.miner.mineBlocks(REVERT_DEPTH);
+      t0 = performance.now();
+      if (!(await snapshots.revert(id))) throw new Error('revert failed');
+      reverts.push(performance.now() - t0);
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    console.log(`\nsnapshots on a ${b.core.chain.head.header.number.toLocaleString('en-US')}-block chain (built in ${buildSeconds.toFixed(1)} s, fake seal)`);
+    console.log(`  evm_snapshot: median ${median(takes).toFixed(2)} ms, max ${Math.max(...takes).toFixed(2)} ms (target < 5 ms)`);
+    console.log(`  evm_revert of ${REVERT_DEPTH} blocks: median ${median(reverts).toFixed(1)} ms, max ${Math.max(...reverts).toFixed(1)} ms (target < 200 ms)`);
+  } finally {
+    await b.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchDevControls(): Promise<void> {
   await benchTracing();
+  await benchSnapshots();
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await benchDevControls();
