@@ -125,7 +125,7 @@ export class McNode {
   }
 
   private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
-    const { common, nodes, world, chain, builder } = await openChainCore(config, db, log);
+    const { common, nodes, world, chain, builder, rules } = await openChainCore(config, db, log);
     const chainId = config.chain.chainId;
 
     const wallet = new Wallet(chainId);
@@ -154,7 +154,7 @@ export class McNode {
     const seal: SealFunction = (sealHash, difficulty, signal) => sealer.seal(sealHash, difficulty, { signal });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
     // State-changing developer controls only where the genesis allows them (README "Developer controls").
-    const devControls = config.genesis.devControls !== false;
+    const devControls = rules.devControls;
     const clock = devControls ? await DevClock.open(db) : undefined;
     const miner = new Miner(chain, pool, builder, nodes, seal, {
       mode: config.mining.mine ? config.mining.mode : 'off',
@@ -251,7 +251,7 @@ export class McNode {
     ];
     common_modules.push(proofMethods(mc));
     const precompiles = getActivePrecompiles(common);
-    const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 5000), makeEvm: (sm) => builder.createEvm(sm) });
+    const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 5000), makeEvm: (sm) => builder.createEvm(sm), rules });
     common_modules.push(debugMethods({
       mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => precompiles.has(bytesToHex(a).slice(2)),
     }));

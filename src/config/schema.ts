@@ -30,8 +30,6 @@ export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
 export interface Genesis extends GenesisSpec {
   /** `config.chainId` of a real-node genesis file, when it has one */
   chainId?: bigint;
-  /** `config.devControls`: state-changing developer controls allowed (absent = true, the devnet's) */
-  devControls?: boolean;
 }
 
 /** The loaded configuration: typed values only (bigint, Uint8Array), no hex strings. */
@@ -91,7 +89,7 @@ export interface Option<T> extends Codec<T> {
 }
 
 type Section<T> = { readonly [K in keyof T]-?: Option<T[K]> };
-/** The genesis section's `chainId` comes from the genesis file's `config` member, not from an option. */
+/** The genesis section's `chainId` and `devControls` come from the genesis file's `config` member, not from options. */
 export type Schema = {
   readonly [K in keyof Config]-?: K extends 'genesis'
     ? Section<Omit<Genesis, 'chainId' | 'devControls'>>

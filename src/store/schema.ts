@@ -31,6 +31,8 @@ export const keys = {
   genesis: concatBytes(P.meta, prefix('genesis')),
   /** developer clock: offset and next block timestamp (miner/devClock.ts) */
   devClock: concatBytes(P.meta, prefix('devclock')),
+  /** [1] when the genesis allows dev-control system transactions (config.devControls), else [0] */
+  devControls: concatBytes(P.meta, prefix('devControls')),
   canonical: (n: bigint) => concatBytes(P.canonical, num(n)),
   header: (hash: Uint8Array) => concatBytes(P.header, hash),
   body: (hash: Uint8Array) => concatBytes(P.body, hash),

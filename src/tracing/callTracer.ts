@@ -127,7 +127,12 @@ export class CallTracer implements Tracer<CallFrame> {
   }
 
   finish(outcome: TxOutcome): CallFrame {
-    const root = this.root;
+    // A setter or settlement system transaction runs no EVM frame: its frame is the transaction.
+    const tx = this.tx;
+    const root = this.root ?? (tx && {
+      type: 'CALL', from: tx.from, to: tx.to, value: tx.value, gas: tx.gas, gasUsed: 0n, input: tx.data,
+      output: undefined, error: undefined, revertReason: undefined, calls: [], logs: [],
+    });
     if (!root) throw new Error('call tracer saw no frame');
     root.gasUsed = outcome.gasUsed;
     if (this.options.withLog) dropFailedLogs(root, false);

@@ -7,7 +7,9 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import type { Block, Header, SignedTx } from '../chain/types.js';
 import { NodeError, ErrorKind } from '../errors.js';
-import { applyTransaction, evmBlock, type BlockEnv } from '../execution/executor.js';
+import { applyTransaction, evmBlock, type ApplyResult, type BlockEnv } from '../execution/executor.js';
+import { applySystemTx, recordDeposit, type ChainRules } from '../execution/systemTxs.js';
+import { SYSCNT, isSystemTx } from '../chain/systemTx.js';
 import { CALL_GAS_CAP, DEFAULT_CALL_GAS, type CallRequest } from '../execution/call.js';
 import { intrinsicGas } from '../execution/gas.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
@@ -19,6 +21,8 @@ export interface TraceRunnerDeps {
   /** a fresh in-memory node store over the database (reads stored nodes, keeps writes) */
   scratchNodes: () => TrieNodeStore;
   makeEvm: (sm: MerkleStateManager) => Promise<EVM>;
+  /** the chain's genesis rules (which system transactions are valid) */
+  rules: ChainRules;
 }
 
 /** How often (in steps) the deadline is checked. */
@@ -45,7 +49,7 @@ export class TraceRunner {
       checkDeadline(limits);
       const tx = block.transactions[i];
       if (!wanted.has(i)) {
-        const applied = await applyTransaction(evm, sm, tx, env, gasUsed);
+        const applied = await this.apply(evm, sm, tx, env, gasUsed, false);
         if (!applied.ok) throw replayFailed(i, applied.reason);
         gasUsed += applied.gasUsed;
         continue;
@@ -54,7 +58,7 @@ export class TraceRunner {
       const traced = txContext(tx, h.miner);
       const before = tracer.wantsStates ? await this.snapshot(sm, nodes) : undefined;
       tracer.begin?.(traced);
-      const applied = await withTracer(evm, tracer, limits, () => applyTransaction(evm, sm, tx, env, gasUsed, true));
+      const applied = await withTracer(evm, tracer, limits, () => this.apply(evm, sm, tx, env, gasUsed, true));
       if (!applied.ok) throw replayFailed(i, applied.reason);
       gasUsed += applied.gasUsed;
       const outcome: TxOutcome = {
@@ -101,6 +105,18 @@ export class TraceRunner {
       createdAddress: exec.exceptionError ? undefined : result.createdAddress?.bytes,
     };
     return tracer.finish(outcome, before && { before, after: sm });
+  }
+
+  /** One transaction of a block, as block building applies it (system transactions, deposits). */
+  private async apply(
+    evm: EVM, sm: MerkleStateManager, tx: SignedTx, env: BlockEnv, gasUsed: bigint, viaEvm: boolean,
+  ): Promise<ApplyResult | { ok: false; reason: string }> {
+    // An impersonated call runs as a plain one (its rule check happened when the block was made).
+    const result = isSystemTx(tx) && tx.syscnt !== SYSCNT.impersonated
+      ? await applySystemTx(evm, sm, tx, env, gasUsed, this.deps.rules)
+      : await applyTransaction(evm, sm, tx, env, gasUsed, viaEvm);
+    if (result.ok) await recordDeposit(sm, tx, result.receipt);
+    return result;
   }
 
   /** The state as it is now, readable after `sm` moves on. */
