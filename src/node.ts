@@ -59,6 +59,7 @@ import { createScsServer } from './rpc/modules/scs.js';
 import { DevClock } from './miner/devClock.js';
 import { DevMining } from './miner/devMining.js';
 import { DevSnapshots } from './miner/devSnapshots.js';
+import { DevState } from './miner/devState.js';
 import { devControlMethods } from './rpc/modules/devControls.js';
 import { getActivePrecompiles } from '@ethereumjs/evm';
 import { TraceRunner } from './tracing/traceRunner.js';
@@ -257,7 +258,9 @@ export class McNode {
     }));
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeTransaction(raw, chainId));
-      common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots }));
+      const state = new DevState(miner, world, pool);
+      mc.impersonation = state;
+      common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
     }
     const httpApis = () => (self?.httpApis ?? []).filter((ns) => (NAMESPACES as readonly string[]).includes(ns));
     const methods = {

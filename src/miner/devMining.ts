@@ -64,13 +64,13 @@ export class DevMining {
     throw refused('could not seal a block: the head kept moving');
   }
 
-  /** Seals `count` blocks; with `interval`, each block's timestamp is the previous one's plus `interval` seconds. */
+  /** Seals `count` blocks; with an `interval` (> 0), each block's timestamp is the previous one's plus `interval` seconds. */
   async mineMany(count: bigint, interval: bigint | undefined): Promise<Block[]> {
     if (count > BigInt(MAX_MINE_COUNT)) throw invalidParams(`invalid argument 0: at most ${MAX_MINE_COUNT} blocks per call`);
     const blocks: Block[] = [];
     for (let i = 0n; i < count; i++) {
       const previous = blocks.at(-1);
-      blocks.push(await this.mine(previous && interval !== undefined ? previous.header.timestamp + interval : undefined));
+      blocks.push(await this.mine(previous && interval ? previous.header.timestamp + interval : undefined));
     }
     return blocks;
   }
