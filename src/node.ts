@@ -262,10 +262,13 @@ export class McNode {
       mc.impersonation = state;
       common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
     }
-    const httpApis = () => (self?.httpApis ?? []).filter((ns) => (NAMESPACES as readonly string[]).includes(ns));
+    // Namespaces with no method here (the dev controls without config.devControls) are not listed.
+    const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));
+    served.add('rpc');
+    const httpApis = () => (self?.httpApis ?? []).filter((ns) => (NAMESPACES as readonly string[]).includes(ns) && served.has(ns));
     const methods = {
       http: buildMethodTable(...common_modules, rpcModules(httpApis)),
-      ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES)),
+      ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES.filter((ns) => served.has(ns)))),
     };
     // Closing the HTTP endpoint from a request on it would lock every HTTP client out (and a
     // client walking the method list would take the node off the air): over HTTP it is refused.

@@ -87,4 +87,7 @@ t.test('a testnet-preset node refuses the controls', async (t) => {
     const reply = await node.ipcCall(m, m === 'evm_increaseTime' ? [1] : []);
     t.equal(reply.error?.code, -32601, `${m} is not served`);
   }
+  const modules = (await node.ipcCall('rpc_modules')).result;
+  t.notOk('evm' in modules || 'anvil' in modules || 'hardhat' in modules, 'rpc_modules does not list them');
+  t.ok('debug' in modules, 'tracing stays available');
 });
