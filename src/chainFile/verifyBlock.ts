@@ -1,6 +1,7 @@
 // Checks a block from outside (an imported file) as a child of `parent`: header rules, the
-// transactions and their signatures, then re-execution on the parent's state and every root it
-// commits to, and last the proof of work. A failure names what is wrong in a few words.
+// transactions and their signatures (system transactions: their exact form), then re-execution
+// on the parent's state by the block builder's own rules and every root it commits to, and last
+// the proof of work. A failure names what is wrong in a few words.
 
 import type { Block, Header, SignedTx } from '../chain/types.js';
 import { EMPTY_UNCLES_HASH, blockFromParts, encodeBlock, orderedTrieRoot, sealHash } from '../chain/block.js';

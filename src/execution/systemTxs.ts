@@ -95,6 +95,7 @@ export async function payWhatCovers<P extends Payout>(sm: MerkleStateManager, pr
 
 /** What payWhatCovers would pay, leaving the state as it was. */
 export async function payableNow<P extends Payout>(sm: MerkleStateManager, proposals: readonly P[]): Promise<P[]> {
+  if (proposals.length === 0) return [];
   await sm.checkpoint();
   try {
     return await payWhatCovers(sm, proposals);

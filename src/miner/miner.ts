@@ -266,7 +266,7 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
           const built = await this.buildPending(this.nodes, [tx]);
           if (built.transactions[0] !== tx) {
             this.nodes.discardWrites();
-            const reason = built.rejected.find((r) => r.tx === tx)?.reason ?? 'it does not fit the block';
+            const reason = built.rejected.find((r) => r.tx === tx)?.reason ?? 'nonce too high, or above the block gas limit';
             throw refused(`transaction cannot be included: ${reason}`);
           }
           const block = await this.sealBuilt(built);

@@ -6,11 +6,14 @@
 import t from 'tap';
 import path from 'node:path';
 import { RLP } from '@ethereumjs/rlp';
-import { startNode, type TestNode } from '../helpers/node.js';
+import { copyFileSync } from 'node:fs';
+import { ROOT, startNode, type TestNode } from '../helpers/node.js';
 import { DEV } from '../helpers/accounts.js';
 import { mcnode } from '../fixtures/chains/prebuilt.js';
 import { contractAddress } from '../../src/chain/transaction.js';
-import { settlementTx } from '../../src/chain/systemTx.js';
+import { decodeBlockTransaction, settlementTx } from '../../src/chain/systemTx.js';
+import { decodeBlockParts } from '../../src/chain/block.js';
+import { fileChunks, readItems } from '../../src/chainFile/rlpStream.js';
 import { bytesToBigint } from '../../src/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
 import { MC, advanceTo, callTx, dappBaseCode, deployTx, mainBalance, scsOf, sendApp, sendMain } from '../rpc/scs/scsHelpers.js';
@@ -68,6 +71,8 @@ t.test('the chain exports and imports into a fresh node without the app chain', 
   const file = path.join(dir, 'payouts.rlp');
   const exported = mcnode('export', file, ...cli(path.join(dir, 'source')));
   t.equal(exported.status, 0, exported.stderr);
+  // Regenerates the committed test/fixtures/chains/payouts.rlp (see the README there).
+  if (process.env.WRITE_PAYOUTS_FIXTURE) copyFileSync(file, path.join(ROOT, 'test/fixtures/chains/payouts.rlp'));
 
   const fresh = path.join(dir, 'fresh');
   const imported = mcnode('import', file, ...cli(fresh));
@@ -81,4 +86,15 @@ t.test('the chain exports and imports into a fresh node without the app chain', 
   t.equal(copy.hash, head.hash);
   t.equal(copy.stateRoot, head.stateRoot, 'the same state root');
   t.equal(await mainBalance(node, ALICE.address), alice);
+});
+
+t.test('the committed payout chain (test/fixtures/chains/payouts.rlp) imports into a fresh devnet datadir', async (t) => {
+  const file = path.join(ROOT, 'test/fixtures/chains/payouts.rlp');
+  const blocks: ReturnType<typeof decodeBlockParts>[] = [];
+  for await (const item of readItems(fileChunks(file))) blocks.push(decodeBlockParts(item));
+  const settlements = blocks.flatMap((b) => b.rawTxs.map((raw) => decodeBlockTransaction(raw, 100n)).filter((tx) => tx.syscnt === 1n));
+  t.equal(settlements.length, 1, 'one flush paid a withdrawal');
+  const run = mcnode('import', file, ...cli(t.testdir()));
+  t.equal(run.status, 0, run.stderr);
+  t.match(run.stdout, new RegExp(`imported ${blocks.length} blocks, head #${blocks.length} `));
 });

@@ -14,9 +14,12 @@ import { openChainCore, difficultyRule, type ChainCore } from '../../src/chainCo
 import { TxPool } from '../../src/txpool/txPool.js';
 import { Miner, type SealFunction } from '../../src/miner/miner.js';
 import { searchNonce, targetBytes } from '../../src/consensus/pow.js';
-import { SYSTEM_SENDER, impersonatedTx, settlementTx, setterTx } from '../../src/chain/systemTx.js';
+import { SYSTEM_SENDER, decodeBlockTransaction, decodeSystemPayload, impersonatedTx, settlementTx, setterTx } from '../../src/chain/systemTx.js';
+import type { BalanceMove, BlockParticipant } from '../../src/miner/blockParticipants.js';
+import type { VerifiedBlock } from '../../src/chainFile/verifyBlock.js';
+import type { TrieNodeStore } from '../../src/state/trieNodeStore.js';
 import { encodeBlock, orderedTrieRoot } from '../../src/chain/block.js';
-import { contractAddress } from '../../src/chain/transaction.js';
+import { contractAddress, signTransaction } from '../../src/chain/transaction.js';
 import { bigintToFixed, bytesToBigint } from '../../src/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
 import { exportChain } from '../../src/chainFile/exportChain.js';
@@ -165,4 +168,79 @@ t.test('the flag is stored with the genesis: a later config cannot change it', a
     const { rmSync } = await import('node:fs');
     rmSync(chaindata, { recursive: true });
   }
+});
+
+t.test('settlements: built from the participants\' payouts, checked on import by a node serving the payer', async (t) => {
+  const X = hexToBytes('0x' + '5a'.repeat(20));
+  const participant = (amount: bigint, seen: BalanceMove[][] = []): BlockParticipant => ({
+    balanceMoves: async (n) => (n === 2n ? [{ from: X, to: B, amount, ref: 'record' }] : []),
+    servesPayer: (payer) => bytesToHex(payer) === bytesToHex(X),
+    beforeCommit: async (_block, _receipts, applied) => {
+      seen.push(applied);
+      return { ops: [], done: () => undefined };
+    },
+  });
+  const core = await open(t, false);
+  core.builder.participants.add(participant(5n));
+  // Block 1: a deposit of 10 sha into X (buyMintToken); block 2 pays 5 of it back out.
+  const deposit = signTransaction(
+    { nonce: 0n, syscnt: 0n, gasPrice: 1n, gas: 50_000n, to: X, value: 10n, data: hexToBytes('0x6bbded70'), shardingFlag: 0n, via: null },
+    hexToBytes(DEV[1].key), 100n,
+  );
+  await core.miner.sealTransaction(() => deposit);
+  const [b2] = await core.miner.mineBlocks(1);
+  t.equal(b2.transactions.length, 1);
+  const settlement = b2.transactions[0];
+  t.equal(settlement.syscnt, 1n);
+  t.same(decodeSystemPayload(settlement), { kind: 'settlement', payouts: [{ from: X, to: B, amount: 5n }] });
+  t.equal(settlement.nonce, 1n, 'the first escrow gave 0x…64 nonce 1');
+  t.equal((await core.world.getAccount(b2.header.stateRoot, B))?.balance, 5n);
+  t.equal((await core.world.getAccount(b2.header.stateRoot, X))?.balance, 5n);
+  const file = path.join(dirs.get(t)!, 'settled.rlp');
+  await exportChain(core.chain, file);
+
+  // A node serving X with other records refuses block 2.
+  const other = await open(t, false, 'other');
+  other.builder.participants.add(participant(4n));
+  const refused = await importChain(importDeps(other), file).catch((e) => e);
+  t.equal(refused.number, 2n);
+  t.match(refused.reason, /cannot be applied: settlement payouts of app chain 0x5a5a.* differ from its records \(1 payouts due here, block has 1\)/);
+  t.equal(other.chain.head.header.number, 1n, 'block 1 kept');
+
+  // A node serving X with the same records accepts it and hands the payout to its participant.
+  const same = await open(t, false, 'same');
+  const seen: BalanceMove[][] = [];
+  same.builder.participants.add(participant(5n, seen));
+  const viaMiner = {
+    ...importDeps(same),
+    commit: ({ block, built }: VerifiedBlock, nodes: TrieNodeStore) =>
+      same.miner.commitSealed(built, { nonce: bytesToBigint(block.header.nonce), mix: block.header.mixHash }, nodes),
+  };
+  await importChain(viaMiner, file);
+  t.equal(bytesToHex(same.chain.head.hash), bytesToHex(b2.hash));
+  t.same(seen.map((moves) => moves.map((m) => m.ref)), [[], ['record']], 'block 2 settled the record');
+
+  // A node serving no app chain checks the rules only (covered by X's balance and escrow).
+  const plain = await open(t, false, 'plain');
+  await importChain(importDeps(plain), file);
+  t.equal(bytesToHex(plain.chain.head.hash), bytesToHex(b2.hash));
+});
+
+t.test('an impersonated transaction in the pool survives a restart (the journal decodes with decodeBlockTransaction)', async (t) => {
+  const db = await Database.open(path.join(t.testdir(), 'chaindata'));
+  t.teardown(() => db.close());
+  const options = {
+    minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
+    blockGasLimit: () => 9_000_000n, accountAt: async () => ({ nonce: 0n, balance: 10n ** 18n }),
+  };
+  const tx = impersonatedTx({ from: WHALE, nonce: 0n, to: A, value: 5n, data: new Uint8Array(), gas: 21_000n, gasPrice: 2n });
+  const before = new TxPool(db, options);
+  await before.add(tx);
+  before.close();
+  const after = new TxPool(db, options);
+  t.teardown(() => after.close());
+  t.same(await after.restore((raw) => decodeBlockTransaction(raw, 100n)), { restored: 1, dropped: 0 });
+  const [back] = after.pendingTransactions();
+  t.equal(bytesToHex(back.hash), bytesToHex(tx.hash));
+  t.equal(bytesToHex(back.from), bytesToHex(WHALE), 'the sender comes back from via');
 });

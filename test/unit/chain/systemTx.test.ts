@@ -13,6 +13,7 @@ import type { SignedTx } from '../../../src/chain/types.js';
 import { bigintToBytes, keccak256 } from '../../../src/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { DEV } from '../../helpers/accounts.js';
+import { formatTransaction } from '../../../src/rpc/format.js';
 
 const A = hexToBytes('0x' + 'aa'.repeat(20));
 const B = hexToBytes('0x' + 'bb'.repeat(20));
@@ -84,4 +85,12 @@ t.test('every break of the form is refused with its reason', async (t) => {
   for (const [what, raw, reason] of cases) t.throws(() => decodeBlockTransaction(raw, 100n), reason, what);
   t.equal(bytesToHex(encodePayouts(payouts)), bytesToHex(s.data));
   t.equal(bytesToHex(SYSTEM_SENDER), '0x0000000000000000000000000000000000000064');
+});
+
+t.test('in JSON they look like any transaction with syscnt > 0, v/r/s 0x0 and the rule-given sender', async (t) => {
+  const setter = formatTransaction(setterTx(2n, { op: 'setBalance', address: A, value: 1n }));
+  t.match(setter, { from: '0x0000000000000000000000000000000000000064', to: '0x0000000000000000000000000000000000000065', syscnt: '0x2', nonce: '0x2', gas: '0x0', gasPrice: '0x0', v: '0x0', r: '0x0', s: '0x0' });
+  t.equal(setter.input, bytesToHex(RLP.encode([Uint8Array.of(1), A, Uint8Array.of(1)])));
+  const impersonated = formatTransaction(impersonatedTx({ from: B, nonce: 0n, to: A, value: 3n, data: new Uint8Array(), gas: 21_000n, gasPrice: 5n }));
+  t.match(impersonated, { from: bytesToHex(B), to: bytesToHex(A), syscnt: '0x3', value: '0x3', gas: '0x5208', gasPrice: '0x5', v: '0x0', r: '0x0', s: '0x0' });
 });
