@@ -18,6 +18,9 @@ export interface RewindableChain {
   readonly head: Block;
   getHashByNumber(number: bigint): Promise<Uint8Array | undefined>;
   rewindTo(hash: Uint8Array): Promise<unknown>;
+  reorgTo(hash: Uint8Array): Promise<unknown>;
+  isCanonical(block: Block): Promise<boolean>;
+  getBlockByHash(hash: Uint8Array): Promise<Block | undefined>;
 }
 
 /** The miner's mode switch: no block may be sealed from the pool while it is put back. */
@@ -56,7 +59,7 @@ export class DevSnapshots {
     if (!record) return false;
     const [headHash, clockBytes, rawTxs] = RLP.decode(record) as unknown as [Uint8Array, Uint8Array, Uint8Array[]];
     await this.whilePaused(async () => {
-      if (!equalBytes(this.chain.head.hash, headHash)) await this.chain.rewindTo(headHash);
+      if (!equalBytes(this.chain.head.hash, headHash)) await this.moveHead(headHash);
       await this.clock.set(decodeClock(clockBytes));
       await this.restorePool(rawTxs);
     });
@@ -64,6 +67,16 @@ export class DevSnapshots {
     for await (const [key] of this.db.entries(keys.snapshotRange(id + 1n))) later.push({ type: 'del', key });
     if (later.length) await this.db.batch(later);
     return true;
+  }
+
+  /**
+   * Back to the snapshot's head: a rewind when it is an ancestor of the head; when a later
+   * debug_setHead took it off the canonical chain, its stored branch becomes canonical again.
+   */
+  private async moveHead(hash: Uint8Array): Promise<void> {
+    const block = await this.chain.getBlockByHash(hash);
+    if (block && !(await this.chain.isCanonical(block))) await this.chain.reorgTo(hash);
+    else await this.chain.rewindTo(hash);
   }
 
   /** debug_setHead: the canonical block `number` becomes the head (the same rewind). */

@@ -91,4 +91,12 @@ t.test('snapshots and reverts', async (t) => {
   t.equal((await node.ipcCall('debug_setHead', ['0x2'])).result, null);
   t.equal(await head(), 2);
   t.equal((await node.ipcCall('debug_setHead', ['0x9'])).error?.code, -32000);
+  // a snapshot above a head that debug_setHead lowered: its branch becomes the head again
+  await node.rpc('anvil_mine', ['0x2']);
+  const high = await node.rpc('evm_snapshot');
+  const highHash = (await node.rpc('mc_getBlockByNumber', ['latest', false])).hash;
+  await node.ipcCall('debug_setHead', ['0x1']);
+  t.equal(await head(), 1);
+  t.equal(await node.rpc('evm_revert', [high]), true);
+  t.equal((await node.rpc('mc_getBlockByNumber', ['latest', false])).hash, highHash, 'the snapshot head is back');
 });
