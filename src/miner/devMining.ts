@@ -11,6 +11,9 @@ import type { DevClock } from './devClock.js';
 /** The most blocks one anvil_mine / hardhat_mine call may seal. */
 export const MAX_MINE_COUNT = 100_000;
 
+/** Block timestamps are 64-bit; far below that, so that later blocks still fit. */
+const MAX_TIMESTAMP = 2n ** 62n;
+
 export class DevMining {
   constructor(
     private readonly miner: Miner,
@@ -45,6 +48,7 @@ export class DevMining {
   }
 
   async increaseTime(seconds: bigint): Promise<bigint> {
+    if (this.clock.now() + seconds > MAX_TIMESTAMP) throw refused(`the clock would pass ${MAX_TIMESTAMP}, the largest block timestamp`);
     return this.clock.increase(seconds);
   }
 
@@ -76,6 +80,7 @@ export class DevMining {
   }
 
   private checkTimestamp(timestamp: bigint): void {
+    if (timestamp > MAX_TIMESTAMP) throw refused(`timestamp ${timestamp} is above ${MAX_TIMESTAMP}, the largest block timestamp`);
     const head = this.chain.head.header.timestamp;
     if (timestamp < head) throw refused(`timestamp ${timestamp} is before the head block's timestamp ${head}`);
   }

@@ -14,6 +14,8 @@ import type { RpcMethod } from '../types.js';
 
 export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const;
 
+const MAX_INTERVAL_MS = 2 ** 31 - 1;
+
 /** Seconds or a timestamp: a JSON integer or a QUANTITY. */
 const seconds: Codec<bigint> = (v, i) => {
   if (typeof v === 'number') {
@@ -64,7 +66,7 @@ function shared(dev: DevControls): Record<string, RpcMethod> {
     }),
     dropTransaction: method([hash], (h) => state.dropTransaction(h)),
     snapshot: method([], async () => encodeQuantity(await snapshots.take())),
-    revert: method([quantity], (id) => snapshots.revert(id)),
+    revert: method([uint64], (id) => snapshots.revert(id)),
     mine: method([optional(seconds), optional(seconds)], async (blocks, interval) => {
       await mining.mineMany(blocks ?? 1n, interval);
       return null;
@@ -75,6 +77,8 @@ function shared(dev: DevControls): Record<string, RpcMethod> {
     }),
     getAutomine: method([], () => mining.automine),
     setIntervalMining: method([count], (ms) => {
+      // Node's timers hold at most 2^31 - 1 ms; a longer one would fire at once.
+      if (ms > MAX_INTERVAL_MS) throw invalidParams(`invalid argument 0: at most ${MAX_INTERVAL_MS} ms`);
       mining.setIntervalMining(ms);
       return true;
     }),

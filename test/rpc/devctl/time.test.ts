@@ -55,6 +55,11 @@ t.test('mining and time controls, persisted offset', async (t) => {
   t.equal(badMine.error?.code, -32000);
   const bad2 = await node.call('evm_increaseTime', ['x']);
   t.equal(bad2.error?.code, -32602);
+  t.equal((await node.call('evm_increaseTime', ['0x' + (2n ** 63n).toString(16)])).error?.code, -32000, 'past the largest timestamp');
+  t.equal((await node.call('evm_setNextBlockTimestamp', ['0x' + (2n ** 63n).toString(16)])).error?.code, -32000);
+  t.equal((await node.call('evm_setIntervalMining', [2 ** 40])).error?.code, -32602);
+  t.equal((await node.call('evm_revert', ['0x' + 'f'.repeat(40)])).error?.code, -32602);
+  t.equal((await node.call('anvil_mine', ['0x' + (10n ** 9n).toString(16)])).error?.code, -32602);
 
   // automine on: a transaction seals at once
   t.equal(await node.rpc('anvil_getAutomine'), false);
