@@ -25,6 +25,7 @@ let store: string;
 let nest: string;
 let runTx: string;
 let boomTx: string;
+let deployTx: string;
 
 t.before(async () => {
   node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--minerthreads', '1']);
@@ -35,6 +36,7 @@ t.before(async () => {
   const d2 = rawTx(key, { nonce: 1n, data: hexToBytes(contract('Nest').bytecode + word(store)), gas: 800_000n });
   await node.rpc('mc_sendRawTransaction', [d2.raw]);
   nest = (await receiptOf(d2.hash)).contractAddress;
+  deployTx = d2.hash;
   const run = rawTx(key, { nonce: 2n, to: hexToBytes(nest), data: hexToBytes(encodeCall('run(uint256)', 5)), gas: 300_000n });
   await node.rpc('mc_sendRawTransaction', [run.raw]);
   runTx = run.hash;
@@ -66,6 +68,12 @@ t.test('callTracer: nested frames, logs, revert reason', async (t) => {
   t.equal(boom.result.error, 'execution reverted');
   t.equal(boom.result.revertReason, 'nope');
   t.equal(boom.result.calls[0].logs, undefined, 'logs of a reverted transaction are dropped');
+
+  const create = (await node.ipcCall('debug_traceTransaction', [deployTx, { tracer: 'callTracer' }])).result;
+  t.equal(create.type, 'CREATE');
+  t.equal(create.to, nest, 'a creation frame names the new contract');
+  t.equal(create.output, contract('Nest').deployed, 'and returns its code');
+  t.equal(create.value, '0x0');
 
   const top = await node.ipcCall('debug_traceTransaction', [runTx, { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }]);
   t.equal(top.result.calls, undefined);
