@@ -55,6 +55,10 @@ for (const mode of ['anvil', 'hardhat'] as const) {
     t.equal(receipt.status, 'success');
     t.equal(receipt.from, rich, 'the impersonated sender');
     t.equal(await pub.getBalance({ address: payee }), 5n);
+    // mc_sendTransaction from the impersonated account needs no key either
+    const viaSend = await node.rpc('mc_sendTransaction', [{ from: rich, to: payee, value: '0x2' }]);
+    t.equal((await pub.waitForTransactionReceipt({ hash: viaSend, timeout: 15_000 })).status, 'success');
+    t.equal(await pub.getBalance({ address: payee }), 7n);
     await test.stopImpersonatingAccount({ address: rich });
     const refused = await node.call('mc_sendTransaction', [{ from: rich, to: who, value: '0x1' }]);
     t.ok(refused.error, 'after stopImpersonating the key is needed again');
