@@ -60,6 +60,15 @@ import { nodeMetrics } from './metrics/nodeMetrics.js';
 import { ScsService } from './scs/scsService.js';
 import { loadOrCreateScsId } from './scs/scsId.js';
 import { createScsServer } from './rpc/modules/scs.js';
+import { DevClock } from './miner/devClock.js';
+import { DevMining } from './miner/devMining.js';
+import { DevSnapshots } from './miner/devSnapshots.js';
+import { DevState } from './miner/devState.js';
+import { devControlMethods } from './rpc/modules/devControls.js';
+import { getActivePrecompiles } from '@ethereumjs/evm';
+import { TraceRunner } from './tracing/traceRunner.js';
+import { debugMethods } from './rpc/modules/debug.js';
+import { proofMethods } from './rpc/modules/mc/proofs.js';
 
 /** The suggested gas price (mc_gasPrice) when the minimum accepted price is below it: 20 Gsha. */
 export const DEFAULT_GAS_PRICE = 20_000_000_000n;
@@ -126,7 +135,7 @@ export class McNode {
   }
 
   private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
-    const { common, nodes, world, chain, builder } = await openChainCore(config, db, log);
+    const { common, nodes, world, chain, builder, rules } = await openChainCore(config, db, log);
     const chainId = config.chain.chainId;
 
     const wallet = new Wallet(chainId);
@@ -154,6 +163,9 @@ export class McNode {
     const sealer = new Sealer({ threads });
     const seal: SealFunction = (sealHash, difficulty, signal) => sealer.seal(sealHash, difficulty, { signal });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
+    // State-changing developer controls only where the genesis allows them (README "Developer controls").
+    const devControls = rules.devControls;
+    const clock = devControls ? await DevClock.open(db) : undefined;
     const miner = new Miner(chain, pool, builder, nodes, seal, {
       mode: config.mining.mine ? config.mining.mode : 'off',
       period: config.mining.period,
@@ -161,6 +173,7 @@ export class McNode {
       extraData: config.mining.extraData,
       targetGasLimit: config.mining.targetGasLimit,
       difficulty: difficultyRule(config, chain.genesis),
+      clock,
     });
     // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
     chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
@@ -253,11 +266,26 @@ export class McNode {
       }),
       txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
     ];
-    const httpApis = () => (self?.httpApis ?? []).filter((ns) => (NAMESPACES as readonly string[]).includes(ns));
+    common_modules.push(proofMethods(mc));
+    const precompiles = getActivePrecompiles(common);
+    const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 5000), makeEvm: (sm) => builder.createEvm(sm), rules });
+    common_modules.push(debugMethods({
+      mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => precompiles.has(bytesToHex(a).slice(2)),
+    }));
+    if (clock) {
+      const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
+      const state = new DevState(miner, world, pool);
+      mc.impersonation = state;
+      common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
+    }
+    // Namespaces with no method here (the dev controls without config.devControls) are not listed.
+    const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));
+    served.add('rpc');
+    const httpApis = () => (self?.httpApis ?? []).filter((ns) => (NAMESPACES as readonly string[]).includes(ns) && served.has(ns));
     const methods = {
       http: buildMethodTable(...common_modules, rpcModules(httpApis)),
-      ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES)),
-      ws: buildMethodTable(...common_modules, rpcModules(() => config.ws.api)),
+      ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES.filter((ns) => served.has(ns)))),
+      ws: buildMethodTable(...common_modules, rpcModules(() => config.ws.api.filter((ns) => served.has(ns)))),
     };
     // Closing the HTTP endpoint from a request on it would lock every HTTP client out (and a
     // client walking the method list would take the node off the air): over HTTP it is refused.

@@ -23,7 +23,7 @@ export type MiningMode = (typeof MINING_MODES)[number];
 export const DIFFICULTY_RULES = ['fixed', 'adjust'] as const;
 export type DifficultyRule = (typeof DIFFICULTY_RULES)[number];
 /** Namespaces the VNODE can serve over HTTP (`rpc.api`); `eth` and `web3`/`chain3` are accepted as aliases. */
-export const RPC_NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc'] as const;
+export const RPC_NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug'] as const;
 export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
 
 /** The main chain's genesis block, decoded (design §2). */
@@ -213,7 +213,7 @@ export const schema: Schema = {
     enabled: opt(bool, true, 'serve JSON-RPC over HTTP', ['rpc']),
     addr: opt(host, '127.0.0.1', 'HTTP listening address', ['rpcaddr']),
     port: opt(port, 8545, 'HTTP port (0 = any free port)', ['rpcport']),
-    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc'], 'namespaces served over HTTP', ['rpcapi']),
+    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat'], 'namespaces served over HTTP', ['rpcapi']),
     corsDomain: opt(list(str('<origin>')), [], 'browser origins allowed to call (CORS); * for any', ['rpccorsdomain']),
     vhosts: opt(list(str('<host>')), ['localhost'], 'accepted Host header names; * for any (IP literals always pass)', ['rpcvhosts']),
   },

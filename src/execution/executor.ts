@@ -26,7 +26,7 @@ export type TxRejection =
   | 'exceeds block gas limit';
 
 export type ApplyResult =
-  | { ok: true; receipt: Receipt; gasUsed: bigint }
+  | { ok: true; receipt: Receipt; gasUsed: bigint; returnValue: Uint8Array; error?: string }
   | { ok: false; reason: TxRejection };
 
 export function evmBlock(env: BlockEnv) {
@@ -49,6 +49,8 @@ export async function applyTransaction(
   tx: SignedTx,
   env: BlockEnv,
   gasUsedBefore: bigint,
+  /** run even a plain transfer through the EVM (tracing wants its message events); same state */
+  viaEvm = false,
 ): Promise<ApplyResult> {
   if (gasUsedBefore + tx.gas > env.gasLimit) return { ok: false, reason: 'exceeds block gas limit' };
   const isCreation = tx.to === null;
@@ -62,7 +64,7 @@ export async function applyTransaction(
   const upfront = tx.gas * tx.gasPrice;
   if (account.balance < upfront + tx.value) return { ok: false, reason: 'insufficient funds for gas * price + value' };
 
-  if (!isCreation && (await isPlainAccount(sm, tx.to!))) {
+  if (!viaEvm && !isCreation && (await isPlainAccount(sm, tx.to!))) {
     return applyTransfer(sm, tx, env, gasUsedBefore, intrinsic, evm.common.gteHardfork('spuriousDragon'));
   }
 
@@ -107,7 +109,7 @@ export async function applyTransaction(
     logsBloom: logsBloom(logs),
     contractAddress: isCreation && !exec.exceptionError && result.createdAddress ? result.createdAddress.bytes : null,
   };
-  return { ok: true, receipt, gasUsed };
+  return { ok: true, receipt, gasUsed, returnValue: exec.returnValue, error: exec.exceptionError?.error };
 }
 
 /** Precompiles (Ethereum's 1–8, MOAC's 9–14 and 101) and the other low addresses go through the EVM. */
@@ -157,7 +159,7 @@ async function applyTransfer(
     logsBloom: new Uint8Array(256),
     contractAddress: null,
   };
-  return { ok: true, receipt, gasUsed };
+  return { ok: true, receipt, gasUsed, returnValue: new Uint8Array() };
 }
 
 export async function creditReward(sm: MerkleStateManager, miner: Uint8Array, amount: bigint): Promise<void> {

@@ -171,5 +171,5 @@ export async function applySystemTx(
   const system = await accountOf(sm, SYSTEM_SENDER);
   system.nonce += 1n;
   await sm.putAccount(systemAddress, system);
-  return { ok: true, receipt: systemReceipt(gasUsedBefore), gasUsed: 0n };
+  return { ok: true, receipt: systemReceipt(gasUsedBefore), gasUsed: 0n, returnValue: new Uint8Array() };
 }

@@ -37,6 +37,14 @@ export interface MinerOptions {
   difficulty: DifficultyRule;
   /** fixed clock for reproducible builds (fixtures); default: wall clock */
   now?: () => bigint;
+  /** the developer clock (offset, next timestamp); takes precedence over `now` */
+  clock?: BlockClock;
+}
+
+/** Where block timestamps come from when developer time controls are on (see devClock.ts). */
+export interface BlockClock {
+  timestampFor(parentTimestamp: bigint): bigint;
+  blockSealed(timestamp: bigint): Promise<void>;
 }
 
 export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
@@ -47,6 +55,8 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   /** Block writes, local or submitted, run one at a time on this chain; a search does not hold it. */
   private writes: Promise<unknown> = Promise.resolve();
   private scheduled = false;
+  /** interval between blocks in interval and mixed modes */
+  private periodMs: number;
   private readonly abort = new AbortController();
   coinbase: Uint8Array;
   extraData: Uint8Array;
@@ -61,6 +71,7 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   ) {
     super();
     this.mode = opts.mode;
+    this.periodMs = opts.period * 1000;
     this.coinbase = opts.coinbase;
     this.extraData = opts.extraData;
     pool.on('pendingTx', () => {
@@ -88,12 +99,22 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     this.start();
   }
 
+  get periodMilliseconds(): number {
+    return this.periodMs;
+  }
+
+  /** Interval and mixed modes seal every `ms` (evm_setIntervalMining); takes effect at once. */
+  setPeriod(ms: number): void {
+    this.periodMs = ms;
+    this.armTimer();
+  }
+
   private armTimer(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.abort.signal.aborted) return;
-    if (this.mode === 'interval' || this.mode === 'mixed') {
-      this.timer = setTimeout(() => this.schedule(true), this.opts.period * 1000);
+    if ((this.mode === 'interval' || this.mode === 'mixed') && this.periodMs > 0) {
+      this.timer = setTimeout(() => this.schedule(true), this.periodMs);
       this.timer.unref();
     }
   }
@@ -120,7 +141,9 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   async buildPending(nodes: TrieNodeStore = this.nodes, only?: SignedTx[]): Promise<BuiltBlock> {
     const parent = this.chain.head;
     const now = this.opts.now?.() ?? BigInt(Math.floor(Date.now() / 1000));
-    const timestamp = now > parent.header.timestamp ? now : parent.header.timestamp;
+    const timestamp = this.opts.clock
+      ? this.opts.clock.timestampFor(parent.header.timestamp)
+      : now > parent.header.timestamp ? now : parent.header.timestamp;
     return this.builder.build(
       parent,
       only ?? this.pool.pendingTransactions(),
@@ -198,7 +221,10 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     hook.done(true);
     await this.pool.drop(built.rejected.map((r) => r.tx));
     await this.pool.onNewHead(built.transactions);
-    if (!imported) this.emit('sealed', block);
+    if (!imported) {
+      await this.opts.clock?.blockSealed(block.header.timestamp);
+      this.emit('sealed', block);
+    }
     return block;
   }
 

@@ -20,6 +20,7 @@ const P = {
   trieNode: prefix('n:'), // node hash (or code hash key) → trie node / code
   poolJournal: prefix('p:'), // tx hash → raw tx (acknowledged, not yet mined)
   app: prefix('a:'), // app-chain data (scs/), sub-keys chosen there
+  snapshot: prefix('s:'), // snapshot id(8) → RLP [head hash, clock, raw pool txs] (miner/devSnapshots.ts)
 } as const;
 
 const num = (n: bigint) => bigintToFixed(n, 8);
@@ -28,6 +29,8 @@ export const keys = {
   schemaVersion: concatBytes(P.meta, prefix('schema')),
   head: concatBytes(P.meta, prefix('head')),
   genesis: concatBytes(P.meta, prefix('genesis')),
+  /** developer clock: offset and next block timestamp (miner/devClock.ts) */
+  devClock: concatBytes(P.meta, prefix('devclock')),
   /** [1] when the genesis allows dev-control system transactions (config.devControls), else [0] */
   devControls: concatBytes(P.meta, prefix('devControls')),
   canonical: (n: bigint) => concatBytes(P.canonical, num(n)),
@@ -40,4 +43,8 @@ export const keys = {
   poolJournal: (txHash: Uint8Array) => concatBytes(P.poolJournal, txHash),
   poolJournalRange: { gte: P.poolJournal, lt: concatBytes(P.poolJournal, new Uint8Array(33).fill(0xff)) },
   app: (sub: Uint8Array) => concatBytes(P.app, sub),
+  snapshot: (id: bigint) => concatBytes(P.snapshot, num(id)),
+  /** snapshots with ids from `first` on */
+  snapshotRange: (first: bigint) => ({ gte: concatBytes(P.snapshot, num(first)), lt: concatBytes(P.snapshot, new Uint8Array(8).fill(0xff), Uint8Array.of(0)) }),
+  snapshotNext: concatBytes(P.meta, prefix('snapnext')),
 };

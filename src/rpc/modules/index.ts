@@ -4,7 +4,7 @@
 import type { MethodTable, RpcMethod } from '../types.js';
 import { method } from '../params.js';
 
-export const NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc'] as const;
+export const NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export function namespaceOf(methodName: string): string {

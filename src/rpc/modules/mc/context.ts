@@ -1,7 +1,7 @@
 // What the mc_* handlers need from the node, and how a block tag becomes a block or a state.
 
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import type { Block, Header, SignedTx } from '../../../chain/types.js';
+import type { Block, Header, SignedTx, TxFields } from '../../../chain/types.js';
 import type { BlockTag } from '../../../encoding/hex.js';
 import { refused } from '../../../errors.js';
 import type { Blockchain } from '../../../blockchain/blockchain.js';
@@ -29,6 +29,11 @@ export interface McContext {
   submit: (tx: SignedTx) => Promise<void>;
   /** next nonce of `from` on an app chain (transactions with shardingFlag 1–3 use it) */
   appChainNonce: (appChain: Uint8Array, from: Uint8Array) => Promise<bigint>;
+  /** accounts sendable without a key (anvil_impersonateAccount); absent where dev controls are off */
+  impersonation?: {
+    isImpersonated(address: Uint8Array): boolean;
+    sendImpersonated(from: Uint8Array, fields: TxFields): Promise<SignedTx>;
+  };
 }
 
 export type ResolvedBlock = { kind: 'mined'; block: Block } | { kind: 'pending'; pending: PendingBlock };

@@ -85,6 +85,10 @@ export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
   const send = async (req: TxRequest, key?: Uint8Array) => {
     if (!req.from) throw refused('missing from address');
     if (req.shardingFlag !== undefined && req.shardingFlag >= 4n) throw refused('shardingFlag error');
+    // An impersonated account sends without a key: its transaction is sealed at once as a system transaction.
+    if (!key && ctx.impersonation?.isImpersonated(req.from)) {
+      return bytesToHex((await ctx.impersonation.sendImpersonated(req.from, await fill(req))).hash);
+    }
     const signingKey = key ?? ctx.wallet.keyOf(req.from);
     const tx = ctx.wallet.signTransaction(await fill(req), req.from, signingKey);
     await ctx.submit(tx);

@@ -1,0 +1,87 @@
+// Mining and time controls for developers (evm_mine, anvil_mine, evm_setAutomine,
+// evm_setIntervalMining, evm_increaseTime, evm_setNextBlockTimestamp) over the miner's modes and
+// the chain clock. Every mined block is a normal sealed block; only its timestamp is chosen here.
+
+import type { Block } from '../chain/types.js';
+import { invalidParams, refused } from '../errors.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
+import type { Miner, MiningMode } from './miner.js';
+import type { DevClock } from './devClock.js';
+
+/** The most blocks one anvil_mine / hardhat_mine call may seal. */
+export const MAX_MINE_COUNT = 100_000;
+
+/** Block timestamps are 64-bit; far below that, so that later blocks still fit. */
+const MAX_TIMESTAMP = 2n ** 62n;
+
+export class DevMining {
+  constructor(
+    private readonly miner: Miner,
+    private readonly chain: Blockchain,
+    readonly clock: DevClock,
+  ) {}
+
+  /** Instant sealing of pool transactions (modes instant and mixed). */
+  get automine(): boolean {
+    const mode = this.miner.currentMode;
+    return mode === 'instant' || mode === 'mixed';
+  }
+
+  /** Milliseconds between interval blocks; 0 when off. */
+  get intervalMs(): number {
+    const mode = this.miner.currentMode;
+    return mode === 'interval' || mode === 'mixed' ? this.miner.periodMilliseconds : 0;
+  }
+
+  setAutomine(on: boolean): void {
+    this.apply(on, this.intervalMs);
+  }
+
+  setIntervalMining(ms: number): void {
+    this.apply(this.automine, ms);
+  }
+
+  private apply(automine: boolean, intervalMs: number): void {
+    const mode: MiningMode = automine ? (intervalMs > 0 ? 'mixed' : 'instant') : intervalMs > 0 ? 'interval' : 'off';
+    if (intervalMs > 0) this.miner.setPeriod(intervalMs);
+    this.miner.setMode(mode);
+  }
+
+  async increaseTime(seconds: bigint): Promise<bigint> {
+    if (this.clock.now() + seconds > MAX_TIMESTAMP) throw refused(`the clock would pass ${MAX_TIMESTAMP}, the largest block timestamp`);
+    return this.clock.increase(seconds);
+  }
+
+  async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    this.checkTimestamp(timestamp);
+    await this.clock.setNext(timestamp);
+  }
+
+  /** Seals one block now (with the pool's transactions), at `timestamp` when given. */
+  async mine(timestamp?: bigint): Promise<Block> {
+    if (timestamp !== undefined) await this.setNextBlockTimestamp(timestamp);
+    // A block arriving from elsewhere mid-search aborts the round; try again on the new head.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const [block] = await this.miner.mineBlocks(1);
+      if (block) return block;
+    }
+    throw refused('could not seal a block: the head kept moving');
+  }
+
+  /** Seals `count` blocks; with an `interval` (> 0), each block's timestamp is the previous one's plus `interval` seconds. */
+  async mineMany(count: bigint, interval: bigint | undefined): Promise<Block[]> {
+    if (count > BigInt(MAX_MINE_COUNT)) throw invalidParams(`invalid argument 0: at most ${MAX_MINE_COUNT} blocks per call`);
+    const blocks: Block[] = [];
+    for (let i = 0n; i < count; i++) {
+      const previous = blocks.at(-1);
+      blocks.push(await this.mine(previous && interval ? previous.header.timestamp + interval : undefined));
+    }
+    return blocks;
+  }
+
+  private checkTimestamp(timestamp: bigint): void {
+    if (timestamp > MAX_TIMESTAMP) throw refused(`timestamp ${timestamp} is above ${MAX_TIMESTAMP}, the largest block timestamp`);
+    const head = this.chain.head.header.timestamp;
+    if (timestamp < head) throw refused(`timestamp ${timestamp} is before the head block's timestamp ${head}`);
+  }
+}

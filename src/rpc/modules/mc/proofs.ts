@@ -1,0 +1,65 @@
+// mc_getProof (EIP-1186) and mc_feeHistory.
+
+import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
+import { invalidParams, refused } from '../../../errors.js';
+import { proveAccount } from '../../../state/proof.js';
+import { feeHistory, MAX_FEE_HISTORY_BLOCKS } from '../../../blockchain/feeHistory.js';
+import { address, blockTag, count, method, optional, quantity, type Codec } from '../../params.js';
+import type { RpcMethod } from '../../types.js';
+import { resolveBlock, type McContext } from './context.js';
+
+const slots: Codec<bigint[]> = (v, i) => {
+  if (!Array.isArray(v)) throw invalidParams(`invalid argument ${i}: expected an array of storage keys`);
+  return v.map((key, k) => {
+    try {
+      return quantity(typeof key === 'string' ? key.replace(/^0x0+(?=[0-9a-f])/i, '0x') : key, i);
+    } catch (err) {
+      throw invalidParams(`invalid argument ${i}: storage key ${k}: ${(err as Error).message.replace(/^invalid argument \d+: /, '')}`);
+    }
+  });
+};
+
+const percentiles: Codec<number[]> = (v, i) => {
+  if (!Array.isArray(v)) throw invalidParams(`invalid argument ${i}: expected an array of percentiles`);
+  let previous = -1;
+  return v.map((p) => {
+    if (typeof p !== 'number' || !(p >= 0 && p <= 100)) throw invalidParams(`invalid argument ${i}: percentiles must be numbers from 0 to 100`);
+    if (p < previous) throw invalidParams(`invalid argument ${i}: percentiles must be ascending`);
+    previous = p;
+    return p;
+  });
+};
+
+export function proofMethods(ctx: McContext): Record<string, RpcMethod> {
+  return {
+    mc_getProof: method([address, slots, blockTag], async (addr, keys, tag) => {
+      const resolved = await resolveBlock(ctx, tag);
+      if (!resolved) throw refused('header not found');
+      if (resolved.kind === 'pending') throw refused('proofs are served for mined blocks, not the pending block');
+      const p = await proveAccount(ctx.world, resolved.block.header.stateRoot, addr, keys);
+      return {
+        address: bytesToHex(p.address),
+        accountProof: p.accountProof.map(bytesToHex),
+        balance: encodeQuantity(p.balance),
+        codeHash: bytesToHex(p.codeHash),
+        nonce: encodeQuantity(p.nonce),
+        storageHash: bytesToHex(p.storageHash),
+        storageProof: p.storageProof.map((s) => ({ key: encodeQuantity(s.key), value: encodeQuantity(s.value), proof: s.proof.map(bytesToHex) })),
+      };
+    }),
+    mc_feeHistory: method([count, blockTag, optional(percentiles)], async (blocks, tag, pcts) => {
+      if (blocks > MAX_FEE_HISTORY_BLOCKS) throw invalidParams(`invalid argument 0: at most ${MAX_FEE_HISTORY_BLOCKS} blocks`);
+      const resolved = await resolveBlock(ctx, tag === 'pending' ? 'latest' : tag);
+      if (!resolved || resolved.kind !== 'mined') throw refused('header not found');
+      const h = await feeHistory(ctx.chain, blocks, resolved.block.header.number, pcts);
+      const out: Record<string, unknown> = {
+        oldestBlock: encodeQuantity(h.oldestBlock),
+        // No base fee on MOAC: one zero per block plus the next block's.
+        baseFeePerGas: Array.from({ length: h.gasUsedRatio.length + 1 }, () => '0x0'),
+        gasUsedRatio: h.gasUsedRatio,
+      };
+      if (h.reward) out.reward = h.reward.map((prices) => prices.map((p) => encodeQuantity(p)));
+      return out;
+    }),
+  };
+}

@@ -1,0 +1,160 @@
+// Re-executes transactions with a tracer attached to the EVM's events: a mined transaction on
+// its block's parent state (after the block's earlier transactions), or a call on a block's
+// state. Everything runs on a scratch node store, so nothing reaches the database.
+
+import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Address } from '@ethereumjs/util';
+import type { Block, Header, SignedTx } from '../chain/types.js';
+import { NodeError, ErrorKind } from '../errors.js';
+import { applyTransaction, evmBlock, type ApplyResult, type BlockEnv } from '../execution/executor.js';
+import { applySystemTx, recordDeposit, type ChainRules } from '../execution/systemTxs.js';
+import { SYSCNT, isSystemTx } from '../chain/systemTx.js';
+import { CALL_GAS_CAP, DEFAULT_CALL_GAS, type CallRequest } from '../execution/call.js';
+import { intrinsicGas } from '../execution/gas.js';
+import type { TrieNodeStore } from '../state/trieNodeStore.js';
+import type { WorldState } from '../state/worldState.js';
+import { TraceLimit, type TraceLimits, type TracedTx, type Tracer, type TxOutcome } from './tracer.js';
+
+export interface TraceRunnerDeps {
+  world: WorldState;
+  /** a fresh in-memory node store over the database (reads stored nodes, keeps writes) */
+  scratchNodes: () => TrieNodeStore;
+  makeEvm: (sm: MerkleStateManager) => Promise<EVM>;
+  /** the chain's genesis rules (which system transactions are valid) */
+  rules: ChainRules;
+}
+
+/** How often (in steps) the deadline is checked. */
+const DEADLINE_EVERY = 256;
+
+export class TraceRunner {
+  constructor(private readonly deps: TraceRunnerDeps) {}
+
+  /**
+   * Replays `block` on `parent`'s state and traces the transactions at `indexes` (ascending),
+   * each with its own tracer from `makeTracer`.
+   */
+  async traceBlock<R>(parent: Header, block: Block, indexes: number[], makeTracer: () => Tracer<R>, limits: TraceLimits): Promise<R[]> {
+    const nodes = this.deps.scratchNodes();
+    const sm = await this.deps.world.stateManagerAt(parent.stateRoot, nodes);
+    const evm = await this.deps.makeEvm(sm);
+    const h = block.header;
+    const env: BlockEnv = { number: h.number, timestamp: h.timestamp, miner: h.miner, difficulty: h.difficulty, gasLimit: h.gasLimit };
+    const wanted = new Set(indexes);
+    const last = indexes.length ? Math.max(...indexes) : -1;
+    const results: R[] = [];
+    let gasUsed = 0n;
+    for (let i = 0; i <= last; i++) {
+      checkDeadline(limits);
+      const tx = block.transactions[i];
+      if (!wanted.has(i)) {
+        const applied = await this.apply(evm, sm, tx, env, gasUsed, false);
+        if (!applied.ok) throw replayFailed(i, applied.reason);
+        gasUsed += applied.gasUsed;
+        continue;
+      }
+      const tracer = makeTracer();
+      const traced = txContext(tx, h.miner);
+      const before = tracer.wantsStates ? await this.snapshot(sm, nodes) : undefined;
+      tracer.begin?.(traced);
+      const applied = await withTracer(evm, tracer, limits, () => this.apply(evm, sm, tx, env, gasUsed, true));
+      if (!applied.ok) throw replayFailed(i, applied.reason);
+      gasUsed += applied.gasUsed;
+      const outcome: TxOutcome = {
+        gasUsed: applied.gasUsed, returnValue: applied.returnValue, error: applied.error,
+        createdAddress: applied.receipt.contractAddress ?? undefined,
+      };
+      results.push(await tracer.finish(outcome, before && { before, after: sm }));
+    }
+    return results;
+  }
+
+  /** Traces a message on `header`'s state, as mc_call runs it (no balance check for gas). */
+  async traceCall<R>(req: CallRequest, header: Header, coinbase: Uint8Array, tracer: Tracer<R>, limits: TraceLimits): Promise<R> {
+    const nodes = this.deps.scratchNodes();
+    const sm = await this.deps.world.stateManagerAt(header.stateRoot, nodes);
+    const evm = await this.deps.makeEvm(sm);
+    const data = req.data ?? new Uint8Array();
+    const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
+    const intrinsic = intrinsicGas(data, req.to === undefined);
+    if (gas < intrinsic) throw new NodeError(ErrorKind.Refused, `intrinsic gas too low: have ${gas}, want ${intrinsic}`);
+    const from = req.from ?? new Uint8Array(20);
+    const miner = header.miner.some((b) => b !== 0) ? header.miner : coinbase;
+    const traced: TracedTx = { from, to: req.to, value: req.value ?? 0n, gas, gasPrice: req.gasPrice ?? 0n, data, coinbase: miner };
+    const before = tracer.wantsStates ? await this.deps.world.stateManagerAt(header.stateRoot, nodes) : undefined;
+    tracer.begin?.(traced);
+    const result = await withTracer(evm, tracer, limits, () =>
+      evm.runCall({
+        caller: new Address(from),
+        origin: new Address(from),
+        to: req.to ? new Address(req.to) : undefined,
+        value: traced.value,
+        data,
+        gasLimit: gas - intrinsic,
+        gasPrice: traced.gasPrice,
+        skipBalance: true,
+        block: evmBlock({ number: header.number, timestamp: header.timestamp, miner, difficulty: header.difficulty, gasLimit: header.gasLimit }),
+      }),
+    );
+    const exec = result.execResult;
+    const outcome: TxOutcome = {
+      gasUsed: intrinsic + exec.executionGasUsed,
+      returnValue: exec.returnValue,
+      error: exec.exceptionError?.error,
+      createdAddress: exec.exceptionError ? undefined : result.createdAddress?.bytes,
+    };
+    return tracer.finish(outcome, before && { before, after: sm });
+  }
+
+  /** One transaction of a block, as block building applies it (system transactions, deposits). */
+  private async apply(
+    evm: EVM, sm: MerkleStateManager, tx: SignedTx, env: BlockEnv, gasUsed: bigint, viaEvm: boolean,
+  ): Promise<ApplyResult | { ok: false; reason: string }> {
+    // An impersonated call runs as a plain one (its rule check happened when the block was made).
+    const result = isSystemTx(tx) && tx.syscnt !== SYSCNT.impersonated
+      ? await applySystemTx(evm, sm, tx, env, gasUsed, this.deps.rules)
+      : await applyTransaction(evm, sm, tx, env, gasUsed, viaEvm);
+    if (result.ok) await recordDeposit(sm, tx, result.receipt);
+    return result;
+  }
+
+  /** The state as it is now, readable after `sm` moves on. */
+  private async snapshot(sm: MerkleStateManager, nodes: TrieNodeStore): Promise<MerkleStateManager> {
+    return this.deps.world.stateManagerAt(await sm.getStateRoot(), nodes);
+  }
+}
+
+function txContext(tx: SignedTx, coinbase: Uint8Array): TracedTx {
+  return { from: tx.from, to: tx.to ?? undefined, value: tx.value, gas: tx.gas, gasPrice: tx.gasPrice, data: tx.data, coinbase };
+}
+
+function checkDeadline(limits: TraceLimits): void {
+  if (Date.now() > limits.deadline) throw new TraceLimit(`execution timeout: the trace took longer than ${limits.timeoutText}`);
+}
+
+function replayFailed(index: number, reason: string): NodeError {
+  return new NodeError(ErrorKind.Internal, `re-executing transaction ${index} of the block failed: ${reason}`);
+}
+
+/** Runs `run` with the tracer's listeners on the EVM, and the deadline checked every few steps. */
+async function withTracer<T>(evm: EVM, tracer: Tracer<unknown>, limits: TraceLimits, run: () => Promise<T>): Promise<T> {
+  let steps = 0;
+  const onStep = (step: InterpreterStep) => {
+    if (++steps % DEADLINE_EVERY === 0) checkDeadline(limits);
+    tracer.step?.(step);
+  };
+  const onEnter = (message: Message) => tracer.enter?.(message);
+  const onExit = (result: EVMResult) => tracer.exit?.(result);
+  const events = evm.events!;
+  events.on('step', onStep);
+  events.on('beforeMessage', onEnter);
+  events.on('afterMessage', onExit);
+  try {
+    return await run();
+  } finally {
+    events.off('step', onStep);
+    events.off('beforeMessage', onEnter);
+    events.off('afterMessage', onExit);
+  }
+}
