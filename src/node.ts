@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
 import { checkIpcPath } from './config/load.js';
-import { refused } from './errors.js';
+import { ConfigError, refused } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
@@ -54,6 +54,13 @@ import { nodeMetrics } from './metrics/nodeMetrics.js';
 import { ScsService } from './scs/scsService.js';
 import { loadOrCreateScsId } from './scs/scsId.js';
 import { createScsServer } from './rpc/modules/scs.js';
+import { Network, readStaticNodes } from './p2p/network.js';
+import { parseEnode } from './admin/enode.js';
+import { SyncService } from './sync/syncService.js';
+import { headImport } from './sync/headImport.js';
+import { TrieNodeStore } from './state/trieNodeStore.js';
+import type { BlockImport } from './sync/types.js';
+import type { BlockBuilder } from './miner/blockBuilder.js';
 
 /** The suggested gas price (mc_gasPrice) when the minimum accepted price is below it: 20 Gsha. */
 export const DEFAULT_GAS_PRICE = 20_000_000_000n;
@@ -63,6 +70,8 @@ export interface NodeEndpoints {
   ipc?: string;
   metrics?: { host: string; port: number };
   scs?: { host: string; port: number };
+  /** the node's enode URL while peer-to-peer networking runs */
+  p2p?: string;
 }
 
 export interface DevAccount {
@@ -86,6 +95,10 @@ export class McNode {
   private metricsServer?: MetricsServer;
   private scs?: ScsService;
   private scsHttp?: HttpRpcServer;
+  network?: Network;
+  sync?: SyncService;
+  private nodeKey?: Uint8Array;
+  private builder?: BlockBuilder;
   private closed = false;
 
   private constructor(
@@ -173,8 +186,9 @@ export class McNode {
         if (!scs) throw refused('app-chain transactions (shardingFlag 1-3) need the SCS service');
         return scs.chain(appChain).nextNonce(from);
       },
+      syncProgress: () => self?.sync?.downloader.progress(),
     };
-    const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => 0 };
+    const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => self?.network?.peerCount() ?? 0 };
     // Handlers run only once the node exists; they reach its HTTP endpoint through `self`.
     let self: McNode | undefined;
     const http: HttpControl = {
@@ -201,9 +215,11 @@ export class McNode {
       builder.participants.add(scs);
     }
     vnode.scsService = false; // true once the SCS endpoint runs (startScs)
+    const nodeKey = loadOrCreateNodeKey(config.datadir);
     const admin = {
-      nodeId: nodeIdOf(loadOrCreateNodeKey(config.datadir)), clientVersion: net.clientVersion, networkId: net.networkId,
+      nodeId: nodeIdOf(nodeKey), clientVersion: net.clientVersion, networkId: net.networkId,
       datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http,
+      network: () => self?.networkView(),
     };
     const chainFiles = liveChainFiles({
       db, chain, builder, miner, chainId, difficulty: difficultyRule(config, chain.genesis),
@@ -244,6 +260,8 @@ export class McNode {
     node.sealer = sealer;
     node.filters = filters;
     node.scs = scs;
+    node.nodeKey = nodeKey;
+    node.builder = builder;
     if (config.metrics.enabled) node.rpcStats = new RpcStats();
     miner.on('sealed', (block) =>
       log.info('sealed block', {
@@ -258,8 +276,53 @@ export class McNode {
     await node.startMetrics();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
     vnode.scsService = (await node.startScs()) && config.vnode.scsService;
+    await node.startNetwork(headImport({
+      chain, builder, miner, nodes: new TrieNodeStore(db, 20_000), chainId, difficulty: difficultyRule(config, chain.genesis),
+    }));
     miner.start();
     return node;
+  }
+
+  /** Peer-to-peer networking (README "Network"): the RLPx endpoint, static peers, sync. */
+  private async startNetwork(importer: BlockImport): Promise<void> {
+    const { config, chain } = this;
+    if (config.p2p.maxPeers === 0 || !this.nodeKey) return;
+    const statics = readStaticNodes(config.datadir);
+    for (const url of config.p2p.bootnodes) {
+      try {
+        statics.push(parseEnode(url));
+      } catch (err) {
+        throw new ConfigError(`--bootnodes: ${(err as Error).message}`);
+      }
+    }
+    const extIp = /^extip:/i.test(config.p2p.nat) ? config.p2p.nat.slice(6) : undefined;
+    this.network = await Network.start(
+      {
+        nodeKey: this.nodeKey, networkId: config.chain.networkId, genesis: chain.genesis.hash, clientId: clientVersion(),
+        addr: config.p2p.addr, port: config.p2p.port, maxPeers: config.p2p.maxPeers, extIp, log: this.log,
+        status: async () => ({ td: (await chain.getTotalDifficulty(chain.head.hash)) ?? 0n, head: chain.head.hash }),
+      },
+      [],
+    );
+    this.sync = new SyncService({
+      host: this.network.host, chain, pool: this.pool, importer, log: this.log,
+      decodeTx: (raw) => decodeTransaction(raw, config.chain.chainId),
+    });
+    for (const enode of statics) this.network.addPeer(enode);
+    const { ip, port } = this.networkView()!.endpoint();
+    this.endpoints.p2p = `enode://${Buffer.from(this.network.id).toString('hex')}@${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
+  }
+
+  private networkView() {
+    const network = this.network;
+    if (!network) return undefined;
+    const { addr } = this.config.p2p;
+    return {
+      endpoint: () => ({ ip: network.advertisedIp, port: network.port, listenAddr: `${addr.includes(':') ? `[${addr}]` : addr}:${network.port}` }),
+      peers: () => network.remotePeers(),
+      addPeer: (enode: Parameters<Network['addPeer']>[0]) => network.addPeer(enode),
+      removePeer: (enode: Parameters<Network['removePeer']>[0]) => network.removePeer(enode),
+    };
   }
 
   private async startRpc(): Promise<void> {
@@ -368,6 +431,7 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.network?.stop();
     await this.http?.stop();
     await this.httpStopping;
     this.pool.close();

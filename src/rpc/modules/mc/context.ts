@@ -29,6 +29,8 @@ export interface McContext {
   submit: (tx: SignedTx) => Promise<void>;
   /** next nonce of `from` on an app chain (transactions with shardingFlag 1–3 use it) */
   appChainNonce: (appChain: Uint8Array, from: Uint8Array) => Promise<bigint>;
+  /** block sync progress while behind a peer (mc_syncing) */
+  syncProgress?: () => { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } | undefined;
 }
 
 export type ResolvedBlock = { kind: 'mined'; block: Block } | { kind: 'pending'; pending: PendingBlock };
