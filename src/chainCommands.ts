@@ -18,7 +18,8 @@ import { privateKeyToAddress } from './accounts/keys.js';
 import { Sealer } from './miner/sealer.js';
 import { ChainFileError } from './chainFile/chainFileError.js';
 import { exportChain, exportRange } from './chainFile/exportChain.js';
-import { ImportError, commitTo, importChain } from './chainFile/importChain.js';
+import { ImportError, importChain } from './chainFile/importChain.js';
+import { BlockImporter } from './importer/blockImporter.js';
 import { countItems } from './chainFile/rlpStream.js';
 import { parseFixtureScript } from './fixture/script.js';
 import { buildFixture } from './fixture/buildFixture.js';
@@ -81,8 +82,9 @@ export async function importCommand(inv: Invocation): Promise<void> {
     const progress = createProgress({ verb: 'imported', total: counted.items });
     let done = 0;
     try {
+      const importer = new BlockImporter({ chain, builder, nodes, chainId: config.chain.chainId, difficulty: difficultyRule(config, chain.genesis) });
       const result = await importChain(
-        { chain, builder, nodes, chainId: config.chain.chainId, difficulty: difficultyRule(config, chain.genesis), commit: commitTo(chain) },
+        { chain, importer },
         file,
         { onProgress: (n) => progress.update((done = n)) },
       );

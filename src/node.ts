@@ -47,6 +47,8 @@ import { vnodeMethods, type VnodeInfo } from './rpc/modules/vnode.js';
 import type { RpcMethod } from './rpc/types.js';
 import { VERSION, clientVersion } from './version.js';
 import { liveChainFiles } from './chainFile/liveImport.js';
+import { BlockImporter } from './importer/blockImporter.js';
+import { TrieNodeStore } from './state/trieNodeStore.js';
 import { adminChainMethods } from './rpc/modules/adminChain.js';
 import { MetricsServer } from './metrics/metricsServer.js';
 import { RpcStats } from './metrics/registry.js';
@@ -89,6 +91,8 @@ export class McNode {
   private httpApiList: readonly string[] = [];
   private ipc?: IpcRpcServer;
   private sealer?: Sealer;
+  /** the one import path for blocks from outside, and the rewind in turn with block writes */
+  importer!: BlockImporter;
   private filters?: FilterSystem;
   /** RPC calls by method, when --metrics is on (fed by the dispatchers) */
   private rpcStats?: RpcStats;
@@ -164,6 +168,14 @@ export class McNode {
     });
     // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
     chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
+    // Blocks that left the canonical chain (rewind, reorganisation) give their transactions back.
+    chain.on('rewound', ({ removed }) => {
+      pool.returnRemoved(removed.flatMap((r) => r.block.transactions)).catch((err: Error) => log.error('returning transactions to the pool failed', { error: err.message }));
+    });
+    // The one import path (peers, block files); its trie writes collect apart from the miner's.
+    const importer = new BlockImporter({
+      chain, builder, nodes: new TrieNodeStore(db, 20_000), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
+    });
     const pending = new PendingBlockCache(db, chain, pool, miner);
     const work = new WorkPackages(db, chain, pool, miner);
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
@@ -222,7 +234,7 @@ export class McNode {
       network: () => self?.networkView(),
     };
     const chainFiles = liveChainFiles({
-      db, chain, builder, miner, chainId, difficulty: difficultyRule(config, chain.genesis),
+      chain, miner, importer,
       onImportProgress: (done) => done % 1000 === 0 && log.info('importing blocks', { done }),
     });
     // Method modules, one per namespace topic. New namespaces are added to this list.
@@ -258,6 +270,7 @@ export class McNode {
     self = node;
     node.devAccounts.push(...dev);
     node.sealer = sealer;
+    node.importer = importer;
     node.filters = filters;
     node.scs = scs;
     node.nodeKey = nodeKey;

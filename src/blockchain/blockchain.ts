@@ -1,17 +1,21 @@
 // The canonical chain on disk: head, blocks, receipts, transaction index. A block lands in
 // ONE LevelDB batch with its state nodes, receipts, indexes and the head pointer, and is
-// announced (`newHead`) only after that batch resolves.
+// announced (`newHead`) only after that batch resolves. Blocks off the canonical chain (side
+// branches) are stored by hash with their total difficulty; moving the head to another branch
+// or back to an ancestor is one batch too (headSwitch.ts), announced by `rewound`.
 
 import { EventEmitter } from 'node:events';
 import { RLP } from '@ethereumjs/rlp';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { blockFromParts, decodeHeader, decodeStoredReceipts, encodeHeader, encodeStoredReceipts } from '../chain/block.js';
 import { decodeTrustedTransaction } from '../chain/transaction.js';
-import { bigintToBytes, bytesToBigint } from '../encoding/bytes.js';
+import { bigintToBytes, bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
 import { Lru } from '../state/trieNodeStore.js';
+import { refused } from '../errors.js';
+import { headSwitchOps } from './headSwitch.js';
 
 /** Canonical number → hash entries kept in memory (about 300 bytes each). */
 export const HASH_CACHE_SIZE = 8192;
@@ -26,7 +30,18 @@ export interface NewHeadEvent {
   receipts: Receipt[];
 }
 
-export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent] }> {
+/** Blocks that left the canonical chain, newest first (a rewind or the old side of a reorg). */
+export interface RewoundEvent {
+  removed: NewHeadEvent[];
+}
+
+/** What a head switch did: blocks that left the canonical chain (newest first) and joined it (oldest first). */
+export interface HeadSwitch {
+  removed: NewHeadEvent[];
+  added: NewHeadEvent[];
+}
+
+export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound: [RewoundEvent] }> {
   private readonly blocksByHash = new Lru<string, Block>(2048);
   private readonly receiptsByHash = new Lru<string, Receipt[]>(2048);
   // Canonical hashes of recent and recently read heights; older ones come from the database.
@@ -34,6 +49,8 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent] }> {
   private readonly tdByHash = new Lru<string, bigint>(4096);
   private headBlock!: Block;
   private genesisBlock!: Block;
+  /** Head-moving writes run one at a time, so each sees the head the previous one left. */
+  private writes: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly db: Database) {
     super();
@@ -71,13 +88,22 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent] }> {
     return this.genesisBlock;
   }
 
-  private blockOps(block: Block, receipts: Receipt[], td: bigint): BatchOp[] {
+  /** The block by hash: header, body, receipts, total difficulty (any branch). */
+  private storeOps(block: Block, receipts: Receipt[], td: bigint): BatchOp[] {
     const { hash } = block;
-    const ops: BatchOp[] = [
+    return [
       { type: 'put', key: keys.header(hash), value: encodeHeader(block.header) },
       { type: 'put', key: keys.body(hash), value: RLP.encode(block.transactions.map((tx) => [tx.raw, tx.from])) },
       { type: 'put', key: keys.receipts(hash), value: encodeStoredReceipts(receipts) },
       { type: 'put', key: keys.td(hash), value: bigintToBytes(td) },
+    ];
+  }
+
+  /** The block as the canonical one at its height, and the new head. */
+  private blockOps(block: Block, receipts: Receipt[], td: bigint): BatchOp[] {
+    const { hash } = block;
+    const ops: BatchOp[] = [
+      ...this.storeOps(block, receipts, td),
       { type: 'put', key: keys.canonical(block.header.number), value: hash },
       { type: 'put', key: keys.head, value: hash },
     ];
@@ -85,6 +111,12 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent] }> {
       ops.push({ type: 'put', key: keys.txIndex(tx.hash), value: RLP.encode([hash, index]) });
     });
     return ops;
+  }
+
+  private exclusive<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(job);
+    this.writes = run.catch(() => undefined);
+    return run;
   }
 
   private cacheBlock(block: Block, receipts: Receipt[], td: bigint): void {
@@ -96,13 +128,120 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent] }> {
   }
 
   /** Appends a sealed child of the head, atomically with `extraOps` (state nodes, journal). */
-  async commitBlock(block: Block, receipts: Receipt[], extraOps: BatchOp[]): Promise<void> {
-    const parentTd = await this.getTotalDifficulty(block.header.parentHash);
-    const td = (parentTd ?? 0n) + block.header.difficulty;
-    await this.db.batch([...extraOps, ...this.blockOps(block, receipts, td)]);
-    this.cacheBlock(block, receipts, td);
-    this.headBlock = block;
-    this.emit('newHead', { block, receipts });
+  commitBlock(block: Block, receipts: Receipt[], extraOps: BatchOp[]): Promise<void> {
+    return this.exclusive(async () => {
+      // The caller checked this before its last await; a rewind may have run since.
+      if (!equalBytes(block.header.parentHash, this.headBlock.hash)) {
+        throw new Error(`block #${block.header.number} no longer extends the head #${this.headBlock.header.number}`);
+      }
+      const parentTd = await this.getTotalDifficulty(block.header.parentHash);
+      const td = (parentTd ?? 0n) + block.header.difficulty;
+      await this.db.batch([...extraOps, ...this.blockOps(block, receipts, td)]);
+      this.cacheBlock(block, receipts, td);
+      this.headBlock = block;
+      this.emit('newHead', { block, receipts });
+    });
+  }
+
+  /**
+   * Stores a verified block off the canonical chain (its parent is stored), atomically with
+   * `extraOps` (its state nodes); the head and the canonical index do not change. Returns its
+   * total difficulty.
+   */
+  storeSideBlock(block: Block, receipts: Receipt[], extraOps: BatchOp[]): Promise<bigint> {
+    return this.exclusive(async () => {
+      const parentTd = await this.getTotalDifficulty(block.header.parentHash);
+      if (parentTd === undefined) throw new Error(`parent of block #${block.header.number} is not stored`);
+      const td = parentTd + block.header.difficulty;
+      await this.db.batch([...extraOps, ...this.storeOps(block, receipts, td)]);
+      const key = bytesToHex(block.hash);
+      this.blocksByHash.set(key, block);
+      this.receiptsByHash.set(key, receipts);
+      this.tdByHash.set(key, td);
+      return td;
+    });
+  }
+
+  /** True when the block is stored (any branch). */
+  async hasBlock(hash: Uint8Array): Promise<boolean> {
+    return (await this.getTotalDifficulty(hash)) !== undefined;
+  }
+
+  /** True when `block` is the canonical block at its height. */
+  async isCanonical(block: Block): Promise<boolean> {
+    const canonical = await this.getHashByNumber(block.header.number);
+    return canonical !== undefined && equalBytes(canonical, block.hash);
+  }
+
+  /**
+   * Sets the head back to `ancestorHash`, a canonical block at or below the head: the canonical
+   * index above it, the removed blocks' transaction lookups and the head move in one batch, and
+   * their transactions return to the pool journal. Emits `rewound` once the batch is written.
+   * Nothing is pruned: the ancestor's state and the removed blocks stay stored (as side blocks).
+   */
+  rewindTo(ancestorHash: Uint8Array): Promise<NewHeadEvent[]> {
+    return this.exclusive(async () => {
+      const target = await this.getBlockByHash(ancestorHash);
+      if (!target) throw refused(`unknown block ${bytesToHex(ancestorHash)}`);
+      if (!(await this.isCanonical(target))) throw refused(`block ${bytesToHex(ancestorHash)} is not on the canonical chain`);
+      return (await this.switchHead(target)).removed;
+    });
+  }
+
+  /**
+   * Makes the stored block `hash` the head, whichever branch it is on: the blocks between the
+   * common ancestor and the old head leave the canonical chain and those up to `hash` join it,
+   * in one batch. Emits `rewound` (when blocks left), then `newHead` for each joined block.
+   * The caller decides that the branch should win (total difficulty); its blocks were verified
+   * and stored with their state before.
+   */
+  reorgTo(hash: Uint8Array): Promise<HeadSwitch> {
+    return this.exclusive(async () => {
+      const target = await this.getBlockByHash(hash);
+      if (!target) throw refused(`unknown block ${bytesToHex(hash)}`);
+      return this.switchHead(target);
+    });
+  }
+
+  private async switchHead(target: Block): Promise<HeadSwitch> {
+    const removedBlocks: Block[] = [];
+    const addedBlocks: Block[] = [];
+    const parentOf = async (b: Block): Promise<Block> => {
+      const parent = await this.getBlockByHash(b.header.parentHash);
+      if (!parent) throw new Error(`database is damaged: parent of block #${b.header.number} ${bytesToHex(b.hash)} missing`);
+      return parent;
+    };
+    let oldSide = this.headBlock;
+    let newSide = target;
+    while (oldSide.header.number > newSide.header.number) {
+      removedBlocks.push(oldSide);
+      oldSide = await parentOf(oldSide);
+    }
+    while (newSide.header.number > oldSide.header.number) {
+      addedBlocks.push(newSide);
+      newSide = await parentOf(newSide);
+    }
+    while (!equalBytes(oldSide.hash, newSide.hash)) {
+      removedBlocks.push(oldSide);
+      addedBlocks.push(newSide);
+      oldSide = await parentOf(oldSide);
+      newSide = await parentOf(newSide);
+    }
+    addedBlocks.reverse();
+    const withReceipts = (blocks: Block[]) =>
+      Promise.all(blocks.map(async (block) => ({ block, receipts: (await this.getReceipts(block.hash)) ?? [] })));
+    const removed = await withReceipts(removedBlocks);
+    const added = await withReceipts(addedBlocks);
+    if (removed.length === 0 && added.length === 0) return { removed, added };
+
+    const oldHead = this.headBlock;
+    await this.db.batch(headSwitchOps(oldHead, target, removedBlocks, addedBlocks));
+    for (let n = target.header.number + 1n; n <= oldHead.header.number; n++) this.hashByNumber.delete(n);
+    for (const b of addedBlocks) this.hashByNumber.set(b.header.number, b.hash);
+    this.headBlock = target;
+    if (removed.length) this.emit('rewound', { removed });
+    for (const e of added) this.emit('newHead', e);
+    return { removed, added };
   }
 
   async getHashByNumber(number: bigint): Promise<Uint8Array | undefined> {

@@ -1,18 +1,18 @@
-// `mcnode import` / admin_importChain: reads an RLP block stream, verifies every block on top of
-// the local head (verifyBlock.ts) and commits each good one in its own batch, as the miner does.
-// The first bad or missing block stops the import with `block N: <reason>`; every block before
-// it stays. Blocks the datadir already holds (same hash) are skipped.
+// `mcnode import` / admin_importChain: reads an RLP block stream and hands every block to the
+// one import path (importer/blockImporter.ts: full verification, commit in its own batch as the
+// miner does, side branches and reorganisation by total difficulty). The first bad or missing
+// block stops the import with `block N: <reason>`; every block before it stays. Blocks the
+// datadir already holds (same hash) are skipped.
 
 import { stat } from 'node:fs/promises';
 import type { Block } from '../chain/types.js';
-import type { Blockchain } from '../blockchain/blockchain.js';
 import { decodeBlockParts, headerHash } from '../chain/block.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
-import type { TrieNodeStore } from '../state/trieNodeStore.js';
+import { UnknownParent, type ImportOutcome } from '../importer/blockImporter.js';
 import { ChainFileError } from './chainFileError.js';
 import { TruncatedItem, fileChunks, readItems } from './rlpStream.js';
-import { InvalidBlock, verifyBlock, type VerifiedBlock, type VerifyDeps } from './verifyBlock.js';
+import { InvalidBlock } from './verifyBlock.js';
 
 export interface ImportTarget {
   /** the parent of the next imported block */
@@ -20,12 +20,10 @@ export interface ImportTarget {
   getHashByNumber(number: bigint): Promise<Uint8Array | undefined>;
 }
 
-/** Stores a verified child of the head; undefined when the head moved meanwhile (nothing stored). */
-export type CommitVerified = (verified: VerifiedBlock, nodes: TrieNodeStore) => Promise<Block | undefined>;
-
-export interface ImportDeps extends VerifyDeps {
+export interface ImportDeps {
   chain: ImportTarget;
-  commit: CommitVerified;
+  /** the node's one import path (BlockImporter) */
+  importer: { importBlock(encoded: Uint8Array): Promise<ImportOutcome> };
 }
 
 export interface ImportOptions {
@@ -50,18 +48,6 @@ export class ImportError extends ChainFileError {
     super(`block ${number}: ${reason}`);
     this.name = 'ImportError';
   }
-}
-
-/** An import into a chain that lives on `chain`, committing straight to it (no miner running). */
-export function commitTo(chain: Blockchain): CommitVerified {
-  return async ({ block, built }, nodes) => {
-    if (!equalBytes(block.header.parentHash, chain.head.hash)) {
-      nodes.discardWrites();
-      return undefined;
-    }
-    await chain.commitBlock(block, built.receipts, nodes.drainWrites());
-    return block;
-  };
 }
 
 export async function importChain(deps: ImportDeps, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
@@ -103,11 +89,12 @@ export async function importChain(deps: ImportDeps, file: string, opts: ImportOp
       if (expected !== undefined && n !== expected) fail(expected, `out of order: the file holds block ${n} here`);
       expected = n + 1n;
 
-      if (n <= chain.head.header.number) {
+      if (n === 0n) {
         await checkKnown(chain, n, headerHash(parts.header), fail);
         result.known++;
+      } else if ((await importOne(deps, n, encoded, fail)) === 'known') {
+        result.known++;
       } else {
-        await importOne(deps, n, parts, encoded, fail);
         result.imported++;
       }
       opts.onProgress?.(result.imported + result.known);
@@ -127,23 +114,17 @@ async function checkKnown(chain: ImportTarget, n: bigint, hash: Uint8Array, fail
   fail(n, `conflicts with the local block #${n} ${localHex}: this datadir holds another chain`);
 }
 
-async function importOne(
-  deps: ImportDeps,
-  n: bigint,
-  parts: ReturnType<typeof decodeBlockParts>,
-  encoded: Uint8Array,
-  fail: (n: bigint, reason: string) => never,
-): Promise<void> {
-  const parent = deps.chain.head;
-  let verified: VerifiedBlock;
+async function importOne(deps: ImportDeps, n: bigint, encoded: Uint8Array, fail: (n: bigint, reason: string) => never): Promise<ImportOutcome> {
   try {
-    verified = await verifyBlock(parent, parts, encoded, deps);
+    return await deps.importer.importBlock(encoded);
   } catch (err) {
-    if (!(err instanceof InvalidBlock)) throw err;
-    const hint = n === 1n && err.reason.startsWith('parent hash') ? ' (was this datadir initialised with the genesis of the file\'s chain?)' : '';
-    return fail(n, err.reason + hint);
+    if (err instanceof UnknownParent) {
+      const head = deps.chain.head.header.number;
+      if (n > head + 1n) return fail(n, `number ${n} does not follow the parent #${head}`);
+      const hint = n === 1n ? ' (was this datadir initialised with the genesis of the file\'s chain?)' : '';
+      return fail(n, err.message + hint);
+    }
+    if (err instanceof InvalidBlock) return fail(n, err.reason);
+    throw err;
   }
-  const stored = await deps.commit(verified, deps.nodes);
-  if (!stored) fail(n, 'the local chain moved during the import (a block was mined meanwhile); stop mining and import again');
-  else if (!equalBytes(stored.hash, verified.block.hash)) fail(n, `stored as ${bytesToHex(stored.hash)}, not ${bytesToHex(verified.block.hash)}`);
 }

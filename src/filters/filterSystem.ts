@@ -1,6 +1,8 @@
 // Installed filters (interface §3.1, design §8): log, block and pending-transaction filters fed
 // by the chain's `newHead` and the pool's `pendingTx` events, polled for changes, and removed
 // after `timeoutSeconds` without a changes poll. Filters live in memory only: a restart drops them.
+// Blocks that leave the canonical chain (the chain's `rewound`) give log filters their logs
+// again with `removed: true`.
 
 import { randomBytes } from 'node:crypto';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
@@ -22,6 +24,8 @@ interface HeadSource extends LogChain {
   getBlockByNumber(number: bigint): Promise<Block | undefined>;
   on(event: 'newHead', listener: (e: { block: Block; receipts: Receipt[] }) => void): unknown;
   off(event: 'newHead', listener: (e: { block: Block; receipts: Receipt[] }) => void): unknown;
+  on(event: 'rewound', listener: (e: { removed: { block: Block; receipts: Receipt[] }[] }) => void): unknown;
+  off(event: 'rewound', listener: (e: { removed: { block: Block; receipts: Receipt[] }[] }) => void): unknown;
 }
 
 interface PendingTxSource {
@@ -82,6 +86,9 @@ export class FilterSystem {
   private readonly sources: LogSources;
 
   private readonly onNewHead = (e: { block: Block; receipts: Receipt[] }) => this.deliverBlock(e.block, e.receipts);
+  private readonly onRewound = (e: { removed: { block: Block; receipts: Receipt[] }[] }) => {
+    for (const { block, receipts } of e.removed) this.deliverBlock(block, receipts, true);
+  };
   private readonly onPendingTx = (tx: SignedTx) => {
     for (const f of this.filters.values()) if (f.kind === 'pendingTransactions') this.buffer(f.hashes, [tx.hash]);
   };
@@ -97,6 +104,7 @@ export class FilterSystem {
     this.now = opts.now ?? (() => performance.now());
     this.sources = { chain: deps.chain, blooms: deps.blooms ?? blockBlooms(deps.chain), pending: deps.pending };
     deps.chain.on('newHead', this.onNewHead);
+    deps.chain.on('rewound', this.onRewound);
     deps.pool.on('pendingTx', this.onPendingTx);
     // Expiry is also checked on every access; the sweep only frees memory and stops buffering.
     const sweepMs = Math.min(Math.max(this.timeoutMs / 2, 100), 30_000);
@@ -157,6 +165,7 @@ export class FilterSystem {
   stop(): void {
     clearInterval(this.sweeper);
     this.deps.chain.off('newHead', this.onNewHead);
+    this.deps.chain.off('rewound', this.onRewound);
     this.deps.pool.off('pendingTx', this.onPendingTx);
     this.filters.clear();
   }
@@ -202,17 +211,19 @@ export class FilterSystem {
     return all.length > this.maxBuffered ? all.slice(all.length - this.maxBuffered) : all;
   }
 
-  private deliverBlock(block: Block, receipts: Receipt[]): void {
+  /** A new canonical block, or (`removed`) one that left the canonical chain: only its logs, flagged. */
+  private deliverBlock(block: Block, receipts: Receipt[], removed = false): void {
     const n = block.header.number;
     for (const f of this.filters.values()) {
-      if (f.kind === 'blocks') this.buffer(f.hashes, [block.hash]);
+      if (f.kind === 'blocks' && !removed) this.buffer(f.hashes, [block.hash]);
       if (f.kind !== 'logs' || f.query.blockHash) continue;
       const { fromBlock, toBlock, criteria } = f.query;
       // For changes, `latest` and `pending` bound nothing; only explicit numbers do.
       if (fromBlock === 'pending' || (typeof fromBlock === 'bigint' && n < fromBlock)) continue;
       if (typeof toBlock === 'bigint' && n > toBlock) continue;
       if (!bloomMayMatch(block.header.logsBloom, f.matcher)) continue;
-      this.buffer(f.logs, blockLogs(block, receipts, criteria));
+      const logs = blockLogs(block, receipts, criteria);
+      this.buffer(f.logs, removed ? logs.map((e) => ({ ...e, removed: true })) : logs);
     }
   }
 

@@ -30,6 +30,8 @@ export interface LogPosition {
 export interface LogEntry {
   log: Log;
   at?: LogPosition;
+  /** the block left the canonical chain (rewind, reorganisation) */
+  removed?: boolean;
 }
 
 export interface LogLimits {

@@ -139,11 +139,13 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     const round = new AbortController();
     const headMoved = () => round.abort();
     this.chain.once('newHead', headMoved);
+    this.chain.once('rewound', headMoved);
     let found: Seal | undefined;
     try {
       found = await this.seal(sealHash(built.header), built.header.difficulty, AbortSignal.any([this.abort.signal, round.signal]));
     } finally {
       this.chain.off('newHead', headMoved);
+      this.chain.off('rewound', headMoved);
     }
     if (!found) {
       this.nodes.discardWrites();
@@ -153,13 +155,25 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   }
 
   private serialCommit(built: BuiltBlock, found: Seal, nodes: TrieNodeStore): Promise<Block | undefined> {
-    const job = this.writes.then(() => this.commit(built, found, nodes));
-    this.writes = job.catch(() => undefined);
-    return job;
+    return this.serialized(() => this.commit(built, found, nodes));
   }
 
-  /** Stores a block sealed locally; a block whose parent is no longer the head is dropped. */
-  async commit(built: BuiltBlock, found: Seal, nodes: TrieNodeStore = this.nodes): Promise<Block | undefined> {
+  /**
+   * Runs `job` in turn with every block write of this miner (imports, rewinds), so that it never
+   * interleaves with storing a locally sealed block. `job` must not call commitSealed (it would
+   * wait for itself); it calls `commit` directly.
+   */
+  serialized<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(job);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Stores a sealed block on the head; a block whose parent is no longer the head is dropped.
+   * `imported` blocks (verified from outside) are not reported as sealed here.
+   */
+  async commit(built: BuiltBlock, found: Seal, nodes: TrieNodeStore = this.nodes, imported = false): Promise<Block | undefined> {
     if (!equalBytes(built.header.parentHash, this.chain.head.hash)) {
       nodes.discardWrites();
       return undefined;
@@ -178,7 +192,7 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     hook.done(true);
     await this.pool.drop(built.rejected.map((r) => r.tx));
     await this.pool.onNewHead(built.transactions);
-    this.emit('sealed', block);
+    if (!imported) this.emit('sealed', block);
     return block;
   }
 

@@ -29,6 +29,7 @@ export class PendingBlockCache {
       this.current = undefined;
     };
     chain.on('newHead', invalidate);
+    chain.on('rewound', invalidate);
     pool.on('pendingTx', invalidate);
     pool.on('dropped', invalidate);
   }

@@ -57,6 +57,8 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
   /** removed by forgetMined without being mined; journal deletion follows in onNewHead */
   private readonly superseded: SignedTx[] = [];
   private readonly expiryTimer: NodeJS.Timeout | undefined;
+  /** returns of rewound transactions, one at a time */
+  private returning: Promise<void> = Promise.resolve();
 
   /** Journal writes of one event-loop turn share a batch. */
   private readonly journal: GroupWriter;
@@ -345,6 +347,46 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     if (s.txs.size === 0) this.senders.delete(key);
     this.markStalled(s, key);
     return removed;
+  }
+
+  /**
+   * Takes back the transactions of blocks that left the canonical chain (a rewind or a
+   * reorganisation); each is revalidated at the new head and dropped if it no longer applies.
+   * The head switch wrote their journal entries in its own batch. The senders' other pool
+   * transactions are reinserted behind them, since their account nonce went back.
+   */
+  returnRemoved(txs: SignedTx[]): Promise<void> {
+    const job = this.returning.then(() => this.reinsert(txs.filter((tx) => tx.syscnt === 0n)));
+    this.returning = job.catch(() => undefined);
+    return job;
+  }
+
+  /** Resolves once every return started so far is done. */
+  settled(): Promise<void> {
+    return this.returning;
+  }
+
+  private async reinsert(returned: SignedTx[]): Promise<void> {
+    if (returned.length === 0) return;
+    this.headVersion++;
+    const held: SignedTx[] = [];
+    for (const key of new Set(returned.map((tx) => bytesToHex(tx.from)))) {
+      const s = this.senders.get(key);
+      if (s) held.push(...this.removeMany([...s.txs.values()]));
+    }
+    const heldHashes = new Set(held.map((tx) => bytesToHex(tx.hash)));
+    const all = [...returned, ...held].sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
+    const dropped: SignedTx[] = [];
+    for (const tx of all) {
+      if (this.byHash.has(bytesToHex(tx.hash))) continue;
+      try {
+        await this.add(tx, false);
+      } catch {
+        dropped.push(tx);
+      }
+    }
+    if (dropped.length) await this.db.batch(this.journalDeletes(dropped));
+    this.emitAll('dropped', dropped.filter((tx) => heldHashes.has(bytesToHex(tx.hash))));
   }
 
   /** Drops the queued transactions of senders idle for longer than `lifetime` (at time `now`, ms). */

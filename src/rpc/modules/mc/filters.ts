@@ -64,7 +64,7 @@ export const filterId: Codec<bigint> = (v, i) => {
   }
 };
 
-const formatEntries = (entries: LogEntry[]) => entries.map((e) => formatLog(e.log, e.at));
+const formatEntries = (entries: LogEntry[]) => entries.map((e) => formatLog(e.log, e.at, e.removed));
 
 const formatChanges = (changes: FilterChanges) =>
   changes.kind === 'logs' ? formatEntries(changes.logs) : changes.hashes.map(bytesToHex);

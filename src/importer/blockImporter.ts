@@ -1,0 +1,133 @@
+// The one way a block from outside (a peer, a block file) enters the chain. It is verified in
+// full on its parent's state (verifyBlock.ts: header rules, signatures, re-execution, roots,
+// proof of work), then: a child of the head is committed like a mined block; a block on another
+// branch is stored beside the canonical chain; and when a branch's total difficulty exceeds the
+// head's, the head moves to it in one batch (ties keep the head). On a running node every step
+// runs in the miner's write queue, so it never interleaves with storing a locally sealed block.
+
+import type { Block, SignedTx } from '../chain/types.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
+import { decodeBlockParts, encodeBlock, headerHash } from '../chain/block.js';
+import type { DifficultyRule } from '../consensus/difficulty.js';
+import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
+import { bytesToHex } from '../encoding/hex.js';
+import type { BlockBuilder } from '../miner/blockBuilder.js';
+import type { Miner } from '../miner/miner.js';
+import type { TrieNodeStore } from '../state/trieNodeStore.js';
+import { InvalidBlock, verifyBlock, type VerifiedBlock } from '../chainFile/verifyBlock.js';
+
+/** What an import did: appended to the head, moved the head to the block's branch, stored it beside the head, or nothing (already stored). */
+export type ImportOutcome = 'extended' | 'reorged' | 'side' | 'known';
+
+/** The block's parent is not stored: fetch the ancestors first. Not a rule the block breaks. */
+export class UnknownParent extends Error {
+  constructor(
+    readonly number: bigint,
+    readonly parentHash: Uint8Array,
+    detail: string,
+  ) {
+    super(detail);
+    this.name = 'UnknownParent';
+  }
+}
+
+/** The pool's side of a reorganisation (TxPool satisfies it). */
+export interface ImportPool {
+  /** waits until the rewound blocks' transactions are back */
+  settled(): Promise<void>;
+  /** forgets what the new branch mined */
+  onNewHead(mined: SignedTx[]): Promise<void>;
+}
+
+export interface BlockImporterDeps {
+  chain: Blockchain;
+  builder: BlockBuilder;
+  /** the importer's own node store: re-execution's trie writes wait there until their batch */
+  nodes: TrieNodeStore;
+  chainId: bigint;
+  difficulty: DifficultyRule;
+  /** on a running node: its write queue, and its commit (pool, participants) for head children */
+  miner?: Miner;
+  pool?: ImportPool;
+}
+
+export class BlockImporter {
+  /** the write queue when there is no miner (the `import` command) */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: BlockImporterDeps) {}
+
+  /**
+   * Imports one block, given decoded or as its RLP (then a non-canonical encoding is refused).
+   * Throws InvalidBlock when it breaks a rule (nothing is written), UnknownParent when its
+   * parent is not stored.
+   */
+  importBlock(block: Block | Uint8Array): Promise<ImportOutcome> {
+    const encoded = block instanceof Uint8Array ? block : encodeBlock(block.header, block.transactions);
+    let parts: ReturnType<typeof decodeBlockParts>;
+    try {
+      parts = decodeBlockParts(encoded);
+    } catch (err) {
+      return Promise.reject(new InvalidBlock(`malformed block: ${(err as Error).message}`));
+    }
+    return this.serialized(() => this.importParts(parts, encoded));
+  }
+
+  /**
+   * Sets the head back to a canonical ancestor, in turn with block writes; resolves once the
+   * removed blocks' transactions are back in the pool. Returns the removed blocks, newest first.
+   */
+  rewindTo(ancestorHash: Uint8Array): ReturnType<Blockchain['rewindTo']> {
+    return this.serialized(async () => {
+      const removed = await this.deps.chain.rewindTo(ancestorHash);
+      await this.deps.pool?.settled();
+      return removed;
+    });
+  }
+
+  private serialized<T>(job: () => Promise<T>): Promise<T> {
+    if (this.deps.miner) return this.deps.miner.serialized(job);
+    const run = this.writes.then(job);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  private async importParts(parts: ReturnType<typeof decodeBlockParts>, encoded: Uint8Array): Promise<ImportOutcome> {
+    const { chain, nodes } = this.deps;
+    const { header } = parts;
+    if (await chain.hasBlock(headerHash(header))) return 'known';
+    const parent = await chain.getBlockByHash(header.parentHash);
+    if (!parent) throw await this.unknownParent(header.number, header.parentHash);
+    const verified = await verifyBlock(parent, parts, encoded, this.deps);
+    if (equalBytes(parent.hash, chain.head.hash)) {
+      await this.commitChild(verified);
+      return 'extended';
+    }
+    const { block, built } = verified;
+    const td = await chain.storeSideBlock(block, built.receipts, nodes.drainWrites());
+    const headTd = (await chain.getTotalDifficulty(chain.head.hash)) ?? 0n;
+    if (td <= headTd) return 'side';
+    const { added } = await chain.reorgTo(block.hash);
+    await this.deps.pool?.settled();
+    await this.deps.pool?.onNewHead(added.flatMap((e) => e.block.transactions));
+    return 'reorged';
+  }
+
+  private async commitChild({ block, built }: VerifiedBlock): Promise<void> {
+    const { chain, nodes, miner } = this.deps;
+    if (miner) {
+      const stored = await miner.commit(built, { nonce: bytesToBigint(block.header.nonce), mix: block.header.mixHash }, nodes, true);
+      if (!stored || !equalBytes(stored.hash, block.hash)) throw new Error(`block #${block.header.number} was not stored as ${bytesToHex(block.hash)}`);
+      return;
+    }
+    await chain.commitBlock(block, built.receipts, nodes.drainWrites());
+  }
+
+  private async unknownParent(number: bigint, parentHash: Uint8Array): Promise<UnknownParent> {
+    const local = number > 0n ? await this.deps.chain.getHashByNumber(number - 1n) : undefined;
+    const detail = local
+      ? `parent hash ${bytesToHex(parentHash)} is not the local block #${number - 1n} ${bytesToHex(local)} nor any stored block`
+      : `parent hash ${bytesToHex(parentHash)} of block #${number} is not a stored block`;
+    return new UnknownParent(number, parentHash, detail);
+  }
+}
