@@ -59,10 +59,8 @@ import { createScsServer } from './rpc/modules/scs.js';
 import { Network, readStaticNodes } from './p2p/network.js';
 import { parseEnode } from './admin/enode.js';
 import { SyncService } from './sync/syncService.js';
-import { headImport } from './sync/headImport.js';
-import { TrieNodeStore } from './state/trieNodeStore.js';
+import { chainImport } from './sync/chainImport.js';
 import type { BlockImport } from './sync/types.js';
-import type { BlockBuilder } from './miner/blockBuilder.js';
 
 /** The suggested gas price (mc_gasPrice) when the minimum accepted price is below it: 20 Gsha. */
 export const DEFAULT_GAS_PRICE = 20_000_000_000n;
@@ -102,7 +100,6 @@ export class McNode {
   network?: Network;
   sync?: SyncService;
   private nodeKey?: Uint8Array;
-  private builder?: BlockBuilder;
   private closed = false;
 
   private constructor(
@@ -274,7 +271,6 @@ export class McNode {
     node.filters = filters;
     node.scs = scs;
     node.nodeKey = nodeKey;
-    node.builder = builder;
     if (config.metrics.enabled) node.rpcStats = new RpcStats();
     miner.on('sealed', (block) =>
       log.info('sealed block', {
@@ -289,9 +285,7 @@ export class McNode {
     await node.startMetrics();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
     vnode.scsService = (await node.startScs()) && config.vnode.scsService;
-    await node.startNetwork(headImport({
-      chain, builder, miner, nodes: new TrieNodeStore(db, 20_000), chainId, difficulty: difficultyRule(config, chain.genesis),
-    }));
+    await node.startNetwork(chainImport(importer));
     miner.start();
     return node;
   }

@@ -119,6 +119,7 @@ export class Downloader {
         if (!equalBytes(block.header.parentHash, parentHash)) throw new PeerFault(`header #${block.header.number} does not link to its parent`);
         parentHash = block.hash;
         const outcome = await this.importer.importBlock(block);
+        if (outcome === 'orphan') throw new PeerFault(`block #${block.header.number} has no known parent`);
         if (outcome === 'side' && !this.importer.reorgs) return false; // our head moved meanwhile
       }
     }

@@ -141,7 +141,7 @@ export class SyncService {
   private async take(peer: SyncPeer, block: IncomingBlock): Promise<void> {
     if (this.downloader.syncing) return void this.sync(peer);
     const outcome = await this.deps.importer.importBlock(block);
-    if (outcome === 'side') void this.sync(peer);
+    if (outcome === 'orphan' || (outcome === 'side' && !this.deps.importer.reorgs)) void this.sync(peer);
   }
 
   private async onAnnounce(peer: SyncPeer, payload: Item): Promise<void> {

@@ -32,8 +32,8 @@ export interface IncomingBlock {
   encoded: Uint8Array;
 }
 
-/** extended: new head; known: already held; side: not on our head (kept or ignored); reorged: new branch is head */
-export type ImportOutcome = 'extended' | 'known' | 'side' | 'reorged';
+/** extended: new head; known: already held; side: stored beside the head; reorged: its branch is now the head; orphan: parent unknown */
+export type ImportOutcome = 'extended' | 'known' | 'side' | 'reorged' | 'orphan';
 
 export interface BlockImport {
   /** Fully verifies and commits `block`; throws InvalidBlock for a bad one (nothing written). */
