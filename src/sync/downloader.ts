@@ -152,6 +152,10 @@ export class Downloader {
   private async findAncestor(peer: SyncPeer, peerHighest: bigint): Promise<bigint> {
     const local = this.chain.head.header.number;
     let hi = local < peerHighest ? local : peerHighest;
+    // Usually the peer simply extends our head: one header tells.
+    const [probe] = await this.headers(peer, hi, 1);
+    const ours = await this.chain.getHashByNumber(hi);
+    if (probe && ours && probe.header.number === hi && equalBytes(probe.hash, ours)) return hi;
     for (let round = 0; round < MAX_ANCESTOR_ROUNDS; round++) {
       const from = hi >= BigInt(MAX_HEADERS - 1) ? hi - BigInt(MAX_HEADERS - 1) : 0n;
       const headers = await this.headers(peer, from, Number(hi - from + 1n));

@@ -137,9 +137,8 @@ export class SyncService {
     await this.take(peer, block);
   }
 
-  /** A block from a peer: import it when it fits on our chain, else sync from that peer. */
+  /** A block from a peer: import it when its parent is stored, else sync from that peer. */
   private async take(peer: SyncPeer, block: IncomingBlock): Promise<void> {
-    if (this.downloader.syncing) return void this.sync(peer);
     const outcome = await this.deps.importer.importBlock(block);
     if (outcome === 'orphan' || (outcome === 'side' && !this.deps.importer.reorgs)) void this.sync(peer);
   }
