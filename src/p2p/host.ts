@@ -212,15 +212,18 @@ export class P2pHost extends EventEmitter<{ peer: [McPeer]; peerGone: [McPeer] }
     conn.mc = mc;
     this.conns.set(key, conn);
     mc.on('drop', (reason) => this.misbehaved(conn, reason));
-    this.opts.status().then((st) => mc.handshake({ ...st, genesis: this.opts.genesis })).then(
-      () => {
-        if (this.conns.get(key) !== conn || mc.closed) return;
-        const entry = this.statics.get(key);
-        if (entry) entry.delay = REDIAL_MIN_MS;
-        this.opts.log.info('peer connected', { id: key.slice(0, 16), inbound: mc.inbound });
-        this.emit('peer', mc);
+    const ready = () => {
+      if (this.conns.get(key) !== conn || mc.closed) return;
+      const entry = this.statics.get(key);
+      if (entry) entry.delay = REDIAL_MIN_MS;
+      this.opts.log.info('peer connected', { id: key.slice(0, 16), inbound: mc.inbound });
+      this.emit('peer', mc);
+    };
+    this.opts.status().then(
+      (st) => {
+        if (!mc.closed) mc.handshake({ ...st, genesis: this.opts.genesis }, ready);
       },
-      (err: Error) => mc.drop(`bad status: ${err.message}`),
+      (err: Error) => mc.drop(`cannot read our status: ${err.message}`),
     );
     return true;
   }

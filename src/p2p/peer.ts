@@ -85,22 +85,29 @@ export class McPeer extends EventEmitter<{ message: [code: number, payload: Item
     protocol.events.on('message', (code: number, payload: unknown) => this.onMessage(code, payload as Item));
   }
 
-  /** Sends our Status and resolves with the peer's (the library checks network id and genesis). */
-  handshake(status: { td: bigint; head: Uint8Array; genesis: Uint8Array }): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.protocol.events.once('status', (s: { td: Uint8Array; bestHash: Uint8Array }) => {
-        try {
-          this.td = uint(s.td, 'status td');
-          this.head = s.bestHash;
-          if (this.head.length !== 32) throw new MalformedMessage('status head: expected 32 bytes');
-        } catch (err) {
-          return reject(err);
-        }
-        this.statusDone = true;
-        resolve();
-      });
-      this.protocol.sendStatus({ td: bigintToBytes(status.td), bestHash: status.head, genesisHash: status.genesis });
+  /**
+   * Sends our Status; `onReady` runs synchronously when the peer's Status arrives (the library
+   * checks network id and genesis), so that a message following in the same packet already
+   * finds its handler.
+   */
+  handshake(status: { td: bigint; head: Uint8Array; genesis: Uint8Array }, onReady: () => void): void {
+    this.protocol.events.once('status', (s: { td: Uint8Array; bestHash: Uint8Array }) => {
+      try {
+        this.td = uint(s.td, 'status td');
+        if (s.bestHash.length !== 32) throw new MalformedMessage('status head: expected 32 bytes');
+        this.head = s.bestHash;
+      } catch (err) {
+        return this.drop(`bad status: ${(err as Error).message}`);
+      }
+      this.statusDone = true;
+      onReady();
     });
+    try {
+      // When the peer's Status came first, the library compares them here and throws on a mismatch.
+      this.protocol.sendStatus({ td: bigintToBytes(status.td), bestHash: status.head, genesisHash: status.genesis });
+    } catch (err) {
+      this.drop(`status refused: ${(err as Error).message}`);
+    }
   }
 
   get ready(): boolean {

@@ -25,9 +25,9 @@ interface TestPeer {
 }
 
 /** Connects an independent RLPx peer to `node` announcing `networkId`. */
-async function connect(t: Test, node: NetNode, networkId: bigint): Promise<TestPeer> {
+async function connect(t: Test, node: NetNode, networkId: bigint, key: Uint8Array = randomBytes(32)): Promise<TestPeer> {
   const m = /^enode:\/\/([0-9a-f]{128})@([^:]+):(\d+)$/.exec(node.enode)!;
-  const rlpx = new RLPx(randomBytes(32), {
+  const rlpx = new RLPx(key, {
     capabilities: [MC],
     common: { chainId: () => networkId, customCrypto: {} } as never,
     maxPeers: 5,
@@ -132,6 +132,39 @@ t.test('an independent devp2p peer: Status, GetBlockHeaders, refusals', async (t
     await withinSeconds(p.closed, 10, 'disconnect after a malformed NewBlock');
     t.pass('disconnected');
     t.ok(BigInt(await node.rpc('mc_blockNumber')) >= 0n, 'the node still answers');
+  });
+
+  t.test('an oversized message (> 10 MiB) ends the connection', async (t) => {
+    const p = await connect(t, node, 100n);
+    t.ok(await withinSeconds(sendStatus(p, genesis), 10, 'Status'));
+    p.eth.sendMessage(0x02 as never, [randomBytes(11 * 1024 * 1024)] as never);
+    await withinSeconds(p.closed, 15, 'disconnect after 11 MiB');
+    t.pass('disconnected');
+    t.equal(typeof (await node.rpc('mc_blockNumber')), 'string', 'the node still answers');
+  });
+
+  t.test('a request left unanswered for 10 s drops the peer, which is then kept away', async (t) => {
+    const key = randomBytes(32);
+    const p = await connect(t, node, 100n, key);
+    const asked = new Promise<number>((resolve) => p.eth.events.on('message', (code: number) => code === 0x03 && resolve(code)));
+    // A heavier chain than the node's: it asks for headers, which never come.
+    const status = new Promise<any>((resolve) => p.eth.events.once('status', resolve));
+    p.eth.sendStatus({ td: intBytes(10n ** 9n), bestHash: randomBytes(32), genesisHash: hexToBytes(genesis) });
+    await withinSeconds(status, 10, 'Status');
+    await withinSeconds(asked, 10, 'the node asks for headers');
+    const t0 = Date.now();
+    await withinSeconds(p.closed, 20, 'disconnect after the timeout');
+    t.ok(Date.now() - t0 >= 9_000, 'dropped after about 10 s');
+    // Coming back at once: refused while banned (no Status completes, the connection ends).
+    const again = await connect(t, node, 100n, key).catch(() => undefined);
+    if (again) {
+      const st = await withinSeconds(sendStatus(again, genesis), 10, 'refusal');
+      await withinSeconds(again.closed, 10, 'banned peer disconnected');
+      t.pass(`banned peer refused (status ${st ? 'seen' : 'not completed'})`);
+    } else {
+      t.pass('banned peer refused at the handshake');
+    }
+    t.equal(await peerCount(node), 0);
   });
 
   t.test('random bytes on the port end that connection only', async (t) => {
