@@ -7,7 +7,9 @@ import type { Header } from '../chain/types.js';
 import { decodeHeader, encodeHeader } from '../chain/block.js';
 import { bigintToBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 
-export class MalformedMessage extends Error {}
+export class MalformedMessage extends Error {
+  override name = 'MalformedMessage';
+}
 
 type Item = Uint8Array | Item[];
 
