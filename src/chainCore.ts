@@ -14,6 +14,8 @@ import { Blockchain } from './blockchain/blockchain.js';
 import { buildGenesis, type GenesisSpec } from './blockchain/genesis.js';
 import { BlockBuilder } from './miner/blockBuilder.js';
 import type { DifficultyRule } from './consensus/difficulty.js';
+import { chainRulesOps, readChainRules } from './blockchain/chainRules.js';
+import type { ChainRules } from './execution/systemTxs.js';
 import { deriveDevKeys, privateKeyToAddress } from './accounts/keys.js';
 import type { Logger } from './log.js';
 
@@ -54,6 +56,8 @@ export interface ChainCore {
   world: WorldState;
   chain: Blockchain;
   builder: BlockBuilder;
+  /** rules fixed at genesis (dev controls) */
+  rules: ChainRules;
 }
 
 /** Opens the chain in `db`, writing `genesis` (default: the config's, dev accounts funded) into a fresh one. */
@@ -61,14 +65,16 @@ export async function openChainCore(config: Config, db: Database, log: Logger, g
   const common = createCommon(config);
   const nodes = new TrieNodeStore(db);
   const world = new WorldState(nodes, common);
+  const spec = genesis ?? genesisSpec(config);
   let chain = await Blockchain.open(db);
   if (!chain) {
-    const { block, stateOps } = await buildGenesis(genesis ?? genesisSpec(config), world);
-    chain = await Blockchain.create(db, block, stateOps);
+    const { block, stateOps } = await buildGenesis(spec, world);
+    chain = await Blockchain.create(db, block, [...stateOps, ...chainRulesOps({ devControls: spec.devControls ?? true })]);
     log.info('wrote genesis block', { hash: bytesToHex(block.hash) });
   }
+  const rules = await readChainRules(db, { devControls: spec.devControls ?? true });
   if (!(await world.hasState(chain.head.header.stateRoot))) {
     throw new ConfigError('the head block has no state in the database; the datadir is damaged');
   }
-  return { common, nodes, world, chain, builder: new BlockBuilder(world, common, chain) };
+  return { common, nodes, world, chain, rules, builder: new BlockBuilder(world, common, chain, undefined, rules) };
 }

@@ -12,6 +12,7 @@ import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
 import { Blockchain } from './blockchain/blockchain.js';
 import { decodeTransaction } from './chain/transaction.js';
+import { decodeBlockTransaction } from './chain/systemTx.js';
 import type { SignedTx } from './chain/types.js';
 import { TxPool } from './txpool/txPool.js';
 import { Miner, type SealFunction } from './miner/miner.js';
@@ -178,7 +179,8 @@ export class McNode {
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
 
-    const restored = await pool.restore((raw) => decodeTransaction(raw, chainId));
+    // The journal holds what the pool took: signed transactions, and impersonated ones (dev controls).
+    const restored = await pool.restore((raw) => decodeBlockTransaction(raw, chainId));
     if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);
 
     let scs: ScsService | undefined;

@@ -26,6 +26,8 @@ export interface GenesisSpec {
   coinbase: Uint8Array;
   /** lower-case 0x address → allocation */
   alloc: Map<string, GenesisAlloc>;
+  /** `config.devControls`: dev-control system transactions are valid on this chain (default true, the devnet's) */
+  devControls?: boolean;
 }
 
 export async function buildGenesis(

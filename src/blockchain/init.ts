@@ -10,6 +10,7 @@ import { TrieNodeStore } from '../state/trieNodeStore.js';
 import { WorldState } from '../state/worldState.js';
 import { Blockchain } from './blockchain.js';
 import { buildGenesis, type GenesisSpec } from './genesis.js';
+import { chainRulesOps } from './chainRules.js';
 import type { Block } from '../chain/types.js';
 
 export async function initChain(datadir: string, spec: GenesisSpec, chainId: bigint, hardfork: string): Promise<Block> {
@@ -25,7 +26,7 @@ export async function initChain(datadir: string, spec: GenesisSpec, chainId: big
     });
     const world = new WorldState(new TrieNodeStore(db), common);
     const { block, stateOps } = await buildGenesis(spec, world);
-    await Blockchain.create(db, block, stateOps);
+    await Blockchain.create(db, block, [...stateOps, ...chainRulesOps({ devControls: spec.devControls ?? false })]);
     return block;
   } finally {
     await db.close();

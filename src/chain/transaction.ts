@@ -214,6 +214,17 @@ export function decodeTrustedTransaction(raw: Uint8Array, from: Address): Signed
   return toSignedTx(w, raw, from);
 }
 
+/**
+ * Decodes the twelve items as strictly as decodeTransaction (canonical integers, lengths) but
+ * checks no signature: for system transactions, whose sender the rules give (chain/systemTx.ts).
+ */
+export function decodeUnsignedTransaction(raw: Uint8Array, senderOf: (fields: TxFields) => Address): SignedTx {
+  const w = parseWire(raw);
+  const tx = toSignedTx(w, raw, EMPTY);
+  tx.from = senderOf(tx);
+  return tx;
+}
+
 /** Address of a contract created by `sender` at `nonce`: keccak(rlp([sender, nonce]))[12:]. */
 export function contractAddress(sender: Uint8Array, nonce: bigint): Uint8Array {
   return keccak256(RLP.encode([sender, bigintToBytes(nonce)])).slice(12);

@@ -1,10 +1,11 @@
 // Checks a block from outside (an imported file) as a child of `parent`: header rules, the
-// transactions and their signatures, then re-execution on the parent's state and every root it
-// commits to, and last the proof of work. A failure names what is wrong in a few words.
+// transactions and their signatures (system transactions: their exact form), then re-execution
+// on the parent's state by the block builder's own rules and every root it commits to, and last
+// the proof of work. A failure names what is wrong in a few words.
 
 import type { Block, Header, SignedTx } from '../chain/types.js';
 import { EMPTY_UNCLES_HASH, blockFromParts, encodeBlock, orderedTrieRoot, sealHash } from '../chain/block.js';
-import { decodeTransaction } from '../chain/transaction.js';
+import { decodeBlockTransaction } from '../chain/systemTx.js';
 import { nextDifficulty, type DifficultyRule } from '../consensus/difficulty.js';
 import { verifyPow } from '../consensus/pow.js';
 import { equalBytes } from '../encoding/bytes.js';
@@ -75,7 +76,7 @@ function checkHeader(parent: Block, header: Header, rule: DifficultyRule): void 
 function decodeTransactions(rawTxs: Uint8Array[], chainId: bigint): SignedTx[] {
   return rawTxs.map((raw, i) => {
     try {
-      return decodeTransaction(raw, chainId);
+      return decodeBlockTransaction(raw, chainId);
     } catch (err) {
       throw new InvalidBlock(`transaction ${i}: ${(err as Error).message}`);
     }
@@ -110,7 +111,7 @@ export async function verifyBlock(
   const env = { miner: header.miner, timestamp: header.timestamp, difficulty: header.difficulty, gasLimit: header.gasLimit, extraData: header.extraData };
   let built: BuiltBlock;
   try {
-    built = await deps.builder.build(parent, txs, env, deps.nodes);
+    built = await deps.builder.build(parent, txs, env, deps.nodes, 'replay');
     if (built.transactions.length !== txs.length) {
       const i = txs.findIndex((tx, k) => built.transactions[k] !== tx);
       throw new InvalidBlock(`transaction ${i} (${short(txs[i].hash)}) cannot be applied: ${exclusionReason(built, txs[i])}`);

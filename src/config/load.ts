@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors.js';
 import { closest, parseArgs, wantsHelp, type Command, type FlagSetting } from './args.js';
-import { BadValue, bigint, bytes, decodeAt, isRecord, toBigint, type Codec } from './codecs.js';
+import { BadValue, bigint, bool, bytes, decodeAt, isRecord, toBigint, type Codec } from './codecs.js';
 import { OPTIONS, allEnvNames, optionByEnv, optionByKey, schema, type Config, type Genesis } from './schema.js';
 
 export type { Config, Genesis, Command };
@@ -205,7 +205,7 @@ function decodeSettings(settings: Settings): Config {
   const raw: Record<string, unknown> = {};
   for (const [key, setting] of settings) if (key.startsWith('genesis.')) raw[key.slice(8)] = setting.value;
   try {
-    out.genesis = decodeGenesis(raw);
+    out.genesis = decodeGenesis(raw, true);
   } catch (err) {
     if (!(err instanceof BadValue) || !err.at) throw err;
     const field = err.at.path.split('.')[0];
@@ -235,8 +235,12 @@ const zeroHash: Codec<Uint8Array> = {
   },
 };
 
-/** Missing fields take the devnet defaults; every error carries the field's path. */
-function decodeGenesis(raw: Record<string, unknown>): Genesis {
+/**
+ * Missing fields take the devnet defaults; every error carries the field's path. `devDefault`:
+ * whether dev controls are on when `config.devControls` is absent (the devnet config: yes; a
+ * genesis file, like a real node's: no).
+ */
+function decodeGenesis(raw: Record<string, unknown>, devDefault: boolean): Genesis {
   const field = <K extends keyof typeof schema.genesis>(k: K): Genesis[K] => {
     const option = schema.genesis[k] as Codec<unknown> & { default: unknown };
     return decodeAt(k, raw[k] ?? option.default, option) as Genesis[K];
@@ -253,6 +257,8 @@ function decodeGenesis(raw: Record<string, unknown>): Genesis {
     if (!isRecord(raw.config)) throw new BadValue('an object like {"chainId": 100}', { path: 'config', value: raw.config });
     if (raw.config.chainId != null) genesis.chainId = decodeAt('config.chainId', raw.config.chainId, bigint(1n, U64));
   }
+  const devControls = isRecord(raw.config) ? raw.config.devControls : undefined;
+  genesis.devControls = devControls == null ? devDefault : decodeAt('config.devControls', devControls, bool);
   return genesis;
 }
 
@@ -268,7 +274,7 @@ export function parseGenesis(json: unknown, where: string): Genesis {
     }
   }
   try {
-    return decodeGenesis(json);
+    return decodeGenesis(json, false);
   } catch (err) {
     if (!(err instanceof BadValue) || !err.at) throw err;
     throw new ConfigError(`invalid genesis value for ${err.at.path} in ${where}: ${show(err.at.value)} (expected ${err.expected})`);

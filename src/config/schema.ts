@@ -92,10 +92,10 @@ export interface Option<T> extends Codec<T> {
 }
 
 type Section<T> = { readonly [K in keyof T]-?: Option<T[K]> };
-/** The genesis section's `chainId` comes from the genesis file's `config` member, not from an option. */
+/** The genesis section's `chainId` and `devControls` come from the genesis file's `config` member, not from options. */
 export type Schema = {
   readonly [K in keyof Config]-?: K extends 'genesis'
-    ? Section<Omit<Genesis, 'chainId'>>
+    ? Section<Omit<Genesis, 'chainId' | 'devControls'>>
     : Config[K] extends string | number | unknown[] ? Option<Config[K]> : Section<Config[K]>;
 };
 

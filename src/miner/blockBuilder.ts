@@ -1,12 +1,16 @@
-// Assembles a block on a parent: executes candidate transactions in order, credits the reward,
-// computes every root. Sealing (the proof of work) is the Sealer's job; this only builds.
+// Assembles a block on a parent: executes candidate transactions in order, adds the settlement
+// system transaction of the participants' payouts, credits the reward, computes every root.
+// Replaying a block from outside runs the same code on the block's own transactions, so import
+// and sync accept exactly what building produces. Sealing is the Sealer's job; this only builds.
 
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
 import { EMPTY_UNCLES_HASH, encodeReceiptForRoot, orBloom, orderedTrieRoot } from '../chain/block.js';
-import { applyTransaction, creditReward, type BlockEnv, type TxRejection } from '../execution/executor.js';
+import { applyTransaction, creditReward, type BlockEnv, type ApplyResult } from '../execution/executor.js';
+import { applySystemTx, payableNow, recordDeposit, systemNonce, type ChainRules } from '../execution/systemTxs.js';
+import { SYSCNT, decodeSystemPayload, isSystemTx, settlementTx } from '../chain/systemTx.js';
 import { blockReward } from '../execution/gas.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { equalBytes } from '../encoding/bytes.js';
@@ -32,12 +36,15 @@ export interface BuiltBlock {
   transactions: SignedTx[];
   receipts: Receipt[];
   /** transactions that can never be included as they are (dropped from the pool) */
-  rejected: { tx: SignedTx; reason: TxRejection }[];
+  rejected: { tx: SignedTx; reason: string }[];
   /** state manager holding the block's post-state (its trie writes are in the node store) */
   state: MerkleStateManager;
-  /** system balance moves the block made (see blockParticipants.ts) */
+  /** participants' payouts the block's settlement made (see blockParticipants.ts) */
   moves: AppliedMoves;
 }
+
+/** `build`: candidates from the pool (and dev controls); `replay`: exactly a block's transactions. */
+export type BuildMode = 'build' | 'replay';
 
 export class BlockBuilder {
   constructor(
@@ -45,6 +52,7 @@ export class BlockBuilder {
     private readonly common: Common,
     private readonly chain: BlockHashSource,
     readonly participants: BlockParticipants = new BlockParticipants(),
+    readonly rules: ChainRules = { devControls: false },
   ) {}
 
   async createEvm(sm: MerkleStateManager): Promise<EVM> {
@@ -70,7 +78,12 @@ export class BlockBuilder {
   /** The post-state of the last block built on the node's own store, with its EVM. */
   private last: { root: Uint8Array; sm: MerkleStateManager; evm: EVM } | undefined;
 
-  async build(parent: Block, candidates: SignedTx[], env: BuildEnv, nodes?: TrieNodeStore): Promise<BuiltBlock> {
+  /** Account 0x…64's nonce after `parent`: the nonce of the next settlement or setter. */
+  async systemNonceAt(parent: Block): Promise<bigint> {
+    return systemNonce(await this.world.stateManagerAt(parent.header.stateRoot));
+  }
+
+  async build(parent: Block, candidates: SignedTx[], env: BuildEnv, nodes?: TrieNodeStore, mode: BuildMode = 'build'): Promise<BuiltBlock> {
     // Building on the block built last (the usual case) keeps its warm caches and EVM; a state
     // root names exactly one state, so a match means the same state.
     const own = nodes === undefined || nodes === this.world.nodes;
@@ -87,24 +100,55 @@ export class BlockBuilder {
     const rejected: BuiltBlock['rejected'] = [];
     const skippedSenders = new Set<string>();
     let gasUsed = 0n;
-    for (const tx of candidates) {
+    let moves: AppliedMoves = new Map();
+    const include = (tx: SignedTx, result: ApplyResult & { ok: true }) => {
+      gasUsed += result.gasUsed;
+      transactions.push(tx);
+      receipts.push(result.receipt);
+    };
+    for (const [i, tx] of candidates.entries()) {
       const senderKey = bytesToHex(tx.from);
       // After a sender's transaction is skipped, its later nonces cannot apply either.
       if (skippedSenders.has(senderKey)) continue;
-      const result = await applyTransaction(evm, sm, tx, blockEnv, gasUsed);
+      if (tx.syscnt === SYSCNT.settlement) {
+        // Only the builder makes settlements; a block's own is checked against the rules.
+        const checked = mode === 'replay' && i === candidates.length - 1
+          ? await this.checkSettlement(sm, tx, number)
+          : { problem: mode === 'replay' ? 'a settlement is the last transaction of its block' : 'settlements are made by the block builder' };
+        if ('problem' in checked) {
+          skippedSenders.add(senderKey);
+          rejected.push({ tx, reason: checked.problem });
+          continue;
+        }
+        moves = checked.applied;
+      }
+      const result = isSystemTx(tx)
+        ? await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules)
+        : await applyTransaction(evm, sm, tx, blockEnv, gasUsed);
       if (!result.ok) {
         skippedSenders.add(senderKey);
+        if (tx.syscnt === SYSCNT.settlement) moves = new Map();
         // A full block defers the transaction; everything else is permanent for this tx.
         if (result.reason !== 'exceeds block gas limit' && result.reason !== 'nonce too high') rejected.push({ tx, reason: result.reason });
         continue;
       }
+      await recordDeposit(sm, tx, result.receipt);
       if (!byzantium) result.receipt.root = await sm.getStateRoot();
-      gasUsed += result.gasUsed;
-      transactions.push(tx);
-      receipts.push(result.receipt);
+      include(tx, result);
     }
-    // System moves (app-chain withdrawals) come after the transactions and before the reward.
-    const moves = await this.participants.applyMoves(sm, number);
+    // The participants' payouts come after the transactions and before the reward, as the
+    // block's last transaction.
+    if (mode === 'build') {
+      const paid = await payableNow(sm, await this.participants.proposals(number));
+      if (paid.length) {
+        const tx = settlementTx(await systemNonce(sm), paid);
+        const result = await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules);
+        if (!result.ok) throw new Error(`settlement the builder made does not apply: ${result.reason}`);
+        if (!byzantium) result.receipt.root = await sm.getStateRoot();
+        include(tx, result);
+        moves = this.participants.attribute(paid);
+      }
+    }
     await creditReward(sm, env.miner, blockReward(number));
     const stateRoot = await sm.getStateRoot();
     if (own) this.last = { root: stateRoot, sm, evm };
@@ -129,5 +173,18 @@ export class BlockBuilder {
       nonce: new Uint8Array(8),
     };
     return { header, transactions, receipts, rejected, state: sm, moves };
+  }
+
+  /** A block's settlement against what the participants' proposals pay on the same state. */
+  private async checkSettlement(sm: MerkleStateManager, tx: SignedTx, number: bigint) {
+    let payload;
+    try {
+      payload = decodeSystemPayload(tx);
+    } catch (err) {
+      return { problem: `system transaction: ${(err as Error).message}` };
+    }
+    if (payload.kind !== 'settlement') return { problem: 'not a settlement' };
+    const expected = await payableNow(sm, await this.participants.proposals(number));
+    return this.participants.matchSettlement(payload.payouts, expected);
   }
 }

@@ -13,6 +13,9 @@ import type { Blockchain } from '../blockchain/blockchain.js';
 import type { TxPool } from '../txpool/txPool.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { BlockBuilder, BuiltBlock } from './blockBuilder.js';
+import type { SignedTx } from '../chain/types.js';
+import { setterTx, type DevSetter } from '../chain/systemTx.js';
+import { refused } from '../errors.js';
 
 export const MINING_MODES = ['instant', 'interval', 'mixed', 'remote', 'off'] as const;
 export type MiningMode = (typeof MINING_MODES)[number];
@@ -113,14 +116,14 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     });
   }
 
-  /** Builds on the head with the pool's executable transactions (no seal). */
-  async buildPending(nodes: TrieNodeStore = this.nodes): Promise<BuiltBlock> {
+  /** Builds on the head with the pool's executable transactions, or with `only` (no seal). */
+  async buildPending(nodes: TrieNodeStore = this.nodes, only?: SignedTx[]): Promise<BuiltBlock> {
     const parent = this.chain.head;
     const now = this.opts.now?.() ?? BigInt(Math.floor(Date.now() / 1000));
     const timestamp = now > parent.header.timestamp ? now : parent.header.timestamp;
     return this.builder.build(
       parent,
-      this.pool.pendingTransactions(),
+      only ?? this.pool.pendingTransactions(),
       {
         miner: this.coinbase,
         timestamp,
@@ -134,7 +137,10 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
 
   /** Builds, seals and commits one block; resolves when it is stored and announced. */
   async mineOne(): Promise<Block | undefined> {
-    const built = await this.buildPending();
+    return this.sealBuilt(await this.buildPending());
+  }
+
+  private async sealBuilt(built: BuiltBlock): Promise<Block | undefined> {
     // A new head (a remote solution landed, an import) makes this search pointless: stop it.
     const round = new AbortController();
     const headMoved = () => round.abort();
@@ -219,6 +225,37 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
       });
     }
     return blocks;
+  }
+
+  /**
+   * Seals one block on the head holding exactly the transaction `make` gives for that head (plus
+   * the settlement a flush height makes), whatever the mode; resolves once it is stored. For dev
+   * controls: a setter or an impersonated transaction becomes history at once.
+   */
+  sealTransaction(make: (head: Block) => Promise<SignedTx> | SignedTx): Promise<Block> {
+    return new Promise<Block>((resolve, reject) => {
+      this.busy = this.busy.then(async () => {
+        try {
+          const tx = await make(this.chain.head);
+          const built = await this.buildPending(this.nodes, [tx]);
+          if (built.transactions[0] !== tx) {
+            this.nodes.discardWrites();
+            const reason = built.rejected.find((r) => r.tx === tx)?.reason ?? 'nonce too high, or above the block gas limit';
+            throw refused(`transaction cannot be included: ${reason}`);
+          }
+          const block = await this.sealBuilt(built);
+          if (!block) throw refused('sealing was interrupted (the node is stopping, or the head moved); try again');
+          resolve(block);
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+  }
+
+  /** Seals one block holding one dev-control setter (a devControls chain only). */
+  sealSetter(setter: DevSetter): Promise<Block> {
+    return this.sealTransaction(async (head) => setterTx(await this.builder.systemNonceAt(head), setter));
   }
 
   /** Stops timers and any search; waits for an in-flight block write to finish. */

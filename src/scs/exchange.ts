@@ -4,16 +4,15 @@
 // as "-ing" records until the app chain's next flush, every `flushRound` main-chain blocks after
 // its creation block, which settles them:
 //   deposit:  app chain, DappBase → user, value × rate base units (a flush block carries it);
-//   withdraw: main chain, app chain address → user, value / rate sha (a system balance move
-//             of the flush's main-chain block; see blockParticipants.ts).
+//   withdraw: main chain, app chain address → user, value / rate sha (a payout in the flush
+//             block's settlement system transaction; see execution/systemTxs.ts).
 
 import type { Block, Receipt } from '../chain/types.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { BalanceMove } from '../miner/blockParticipants.js';
+import { isDeposit } from '../execution/systemTxs.js';
 import type { ExchangeRecord } from './store.js';
 
-/** buyMintToken() */
-export const BUY_MINT_TOKEN = Uint8Array.of(0x6b, 0xbd, 0xed, 0x70);
 
 export type RecordList = 'Deposit' | 'Depositing' | 'Withdraw' | 'Withdrawing';
 
@@ -32,10 +31,7 @@ export function isFlushBlock(createdAt: bigint, flushRound: number, mainBlock: b
 export function depositsIn(block: Block, receipts: Receipt[], address: Uint8Array): { user: Uint8Array; amount: bigint }[] {
   const out: { user: Uint8Array; amount: bigint }[] = [];
   block.transactions.forEach((tx, i) => {
-    if (tx.shardingFlag !== 0n || tx.to === null || !equalBytes(tx.to, address) || tx.value === 0n) return;
-    if (tx.data.length < 4 || !equalBytes(tx.data.subarray(0, 4), BUY_MINT_TOKEN)) return;
-    if (receipts[i]?.status !== 1) return;
-    out.push({ user: tx.from, amount: tx.value });
+    if (receipts[i] && isDeposit(tx, receipts[i]) && equalBytes(tx.to!, address)) out.push({ user: tx.from, amount: tx.value });
   });
   return out;
 }

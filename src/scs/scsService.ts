@@ -226,6 +226,10 @@ export class ScsService implements BlockParticipant {
     });
   }
 
+  servesPayer(payer: Uint8Array): boolean {
+    return this.chains.has(bytesToHex(payer));
+  }
+
   async beforeCommit(block: Block, receipts: Receipt[], applied: BalanceMove[]): Promise<CommitHook> {
     const release = await this.acquire();
     try {

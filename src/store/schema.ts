@@ -28,6 +28,8 @@ export const keys = {
   schemaVersion: concatBytes(P.meta, prefix('schema')),
   head: concatBytes(P.meta, prefix('head')),
   genesis: concatBytes(P.meta, prefix('genesis')),
+  /** [1] when the genesis allows dev-control system transactions (config.devControls), else [0] */
+  devControls: concatBytes(P.meta, prefix('devControls')),
   canonical: (n: bigint) => concatBytes(P.canonical, num(n)),
   header: (hash: Uint8Array) => concatBytes(P.header, hash),
   body: (hash: Uint8Array) => concatBytes(P.body, hash),

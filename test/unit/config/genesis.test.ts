@@ -92,3 +92,11 @@ t.test('the config genesis section uses the same format', async (t) => {
     message: new RegExp(`^invalid config value for genesis\\.alloc\\.${A}\\.balance: "x" .*; set by --genesis\\.alloc\\)$`),
   });
 });
+
+t.test('config.devControls: devnet on, testnet preset off, genesis files off unless they say so', async (t) => {
+  t.equal(loadInvocation([], {}).config.genesis.devControls, true, 'the devnet defaults');
+  t.equal(loadInvocation(['--config', 'testnet'], {}).config.genesis.devControls, false, 'the testnet preset');
+  t.equal(parseGenesis({ config: { chainId: 100 } }, 'genesis.json').devControls, false, 'a real node\'s genesis');
+  t.equal(parseGenesis({ config: { devControls: true } }, 'genesis.json').devControls, true);
+  t.throws(() => parseGenesis({ config: { devControls: 2 } }, 'genesis.json'), /invalid genesis value for config.devControls in genesis.json: 2 \(expected true or false\)/);
+});
