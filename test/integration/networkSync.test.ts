@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mcnode } from '../fixtures/chains/prebuilt.js';
+import { ROOT } from '../helpers/node.js';
 import { startNetNode, head, waitPeers, type NetNode } from '../helpers/network.js';
 import { waitFor } from '../helpers/node.js';
 
@@ -51,4 +52,31 @@ t.test('a fresh node syncs 2,000 blocks from a peer and reports progress', async
   await waitFor(async () => (await b.rpc('mc_syncing')) === false, 'mc_syncing false once in step');
   const tx = await b.rpc('mc_getBlockByNumber', ['0x65', true]);
   t.equal(tx.transactions.length, 1, 'block 101 carries its transfer after sync');
+});
+
+t.test('a chain with an app-chain payout (a settlement system transaction) syncs to a node without that app chain', async (t) => {
+  const dir = t.testdir({ a: {}, b: {} });
+  const run = mcnode('import', path.join(ROOT, 'test/fixtures/chains/payouts.rlp'), '--datadir', dir + '/a', '--ipcdisable', '--verbosity', '1');
+  t.equal(run.status, 0, `payout chain imported ${run.stderr}`);
+  const nodes: NetNode[] = [];
+  t.teardown(async () => {
+    for (const n of nodes) await n.stop();
+  });
+  const a = await startNetNode(dir + '/a', ['--mining.mode', 'off']);
+  nodes.push(a);
+  const b = await startNetNode(dir + '/b', ['--mining.mode', 'off']);
+  nodes.push(b);
+  t.same(await b.rpc('admin_peers'), [], 'B starts alone');
+  await b.rpc('admin_addPeer', [a.enode]);
+  const top = await a.rpc('mc_getBlockByNumber', ['latest', true]);
+  await waitFor(async () => (await head(b)).hash === top.hash, 'B reaches A\'s head', 60_000);
+  const copy = await b.rpc('mc_getBlockByNumber', ['latest', false]);
+  t.equal(copy.stateRoot, top.stateRoot, 'the same state root');
+  const settlements: string[] = [];
+  for (let n = 1; n <= Number(top.number); n++) {
+    const block = await b.rpc('mc_getBlockByNumber', ['0x' + n.toString(16), true]);
+    for (const tx of block.transactions) if (tx.syscnt === '0x1') settlements.push(tx.hash);
+  }
+  t.equal(settlements.length, 1, 'the settlement system transaction came over the network');
+  t.equal((await b.rpc('mc_getTransactionReceipt', [settlements[0]])).status, '0x1');
 });
