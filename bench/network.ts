@@ -7,7 +7,7 @@
 // BENCH_SYNC_TXS = 50 transfers), BENCH_PROPAGATION_BLOCKS (40).
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +23,17 @@ const KEYS = [
 const GENESIS = { config: { chainId: 100 }, nonce: '0x42', timestamp: '0x5f5e1000', extraData: '0x', gasLimit: '0x895440', difficulty: '0x200', alloc: {} };
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/** CPU seconds (user + system) of a process so far, from /proc; the machine may be shared. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
 
 function mcnode(...args: string[]): void {
   const run = spawnSync(process.execPath, [CLI, ...args, '--verbosity', '1'], { encoding: 'utf8', timeout: 600_000 });
@@ -66,7 +77,7 @@ async function until(fn: () => Promise<boolean>, timeoutMs: number, pollMs = 5):
 }
 
 /** A fresh node with `source`'s genesis syncs all of it; returns seconds from peering to the head. */
-async function timeSync(dir: string, source: string, name: string, target?: string): Promise<{ seconds: number; blocks: number }> {
+async function timeSync(dir: string, source: string, name: string, target?: string): Promise<{ seconds: number; blocks: number; cpu: number }> {
   const a = await start(source, ['--mining.mode', 'off']);
   const bDir = target ?? path.join(dir, `${name}-follower`);
   if (!target) mcnode('init', path.join(source, 'genesis.json'), '--datadir', bDir, '--ipcdisable');
@@ -75,9 +86,10 @@ async function timeSync(dir: string, source: string, name: string, target?: stri
     const top = await rpc(a, 'mc_getBlockByNumber', ['latest', false]);
     const from = BigInt(await rpc(b, 'mc_blockNumber'));
     const t0 = performance.now();
+    const cpu0 = cpuSeconds(b.pid);
     await rpc(b, 'admin_addPeer', [enodeOf(a)]);
     await until(async () => (await rpc(b, 'mc_getBlockByNumber', ['latest', false])).hash === top.hash, 600_000, 20);
-    return { seconds: (performance.now() - t0) / 1000, blocks: Number(BigInt(top.number) - from) };
+    return { seconds: (performance.now() - t0) / 1000, blocks: Number(BigInt(top.number) - from), cpu: cpuSeconds(b.pid) - cpu0 };
   } finally {
     await b.stop();
     await a.stop();
@@ -117,17 +129,17 @@ const pct = (s: number[], p: number) => s[Math.min(s.length - 1, Math.floor((p /
 export async function benchNetwork(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mcnode-bench-net-'));
   try {
-    console.log('network (two nodes on loopback)');
+    console.log(`network (two nodes on loopback; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);
     const emptyBlocks = env('BENCH_SYNC_BLOCKS', 2000);
     const empty = buildChain(dir, 'empty', emptyBlocks, 0);
     const s1 = await timeSync(dir, empty, 'empty');
-    console.log(`sync, ${s1.blocks} empty blocks:              ${(s1.blocks / s1.seconds).toFixed(0)} blocks/s (target ≥ 1,000)`);
+    console.log(`sync, ${s1.blocks} empty blocks:              ${(s1.blocks / s1.seconds).toFixed(0)} blocks/s (target ≥ 1,000); ${(s1.blocks / s1.cpu).toFixed(0)} blocks per CPU-second of the syncing node`);
 
     const txBlocks = env('BENCH_SYNC_TX_BLOCKS', 200);
     const perBlock = env('BENCH_SYNC_TXS', 50);
     const transfers = buildChain(dir, 'transfers', txBlocks, perBlock);
     const s2 = await timeSync(dir, transfers, 'transfers');
-    console.log(`sync, ${s2.blocks} blocks × ${perBlock} transfers:      ${(s2.blocks / s2.seconds).toFixed(0)} blocks/s, ${((s2.blocks * perBlock) / s2.seconds).toFixed(0)} tx/s (target ≥ 2,000 tx/s)`);
+    console.log(`sync, ${s2.blocks} blocks × ${perBlock} transfers:      ${(s2.blocks / s2.seconds).toFixed(0)} blocks/s, ${((s2.blocks * perBlock) / s2.seconds).toFixed(0)} tx/s (target ≥ 2,000 tx/s); ${((s2.blocks * perBlock) / s2.cpu).toFixed(0)} tx per CPU-second`);
 
     const lat = await propagation(dir, env('BENCH_PROPAGATION_BLOCKS', 40));
     console.log(`propagation A→B (${lat.length} blocks, polled): p50 ${pct(lat, 50).toFixed(1)} ms, p99 ${pct(lat, 99).toFixed(1)} ms (target p50 < 20 ms)`);
