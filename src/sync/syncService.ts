@@ -36,6 +36,7 @@ export interface SyncDeps {
 /** Requests from one peer waiting to be served; more is a flood and drops it. */
 const MAX_SERVE_BACKLOG = 32;
 const TX_BATCH = 256;
+const MAX_FETCHED_ANNOUNCEMENTS = 8;
 
 const key = (hash: Uint8Array): string => bytesToHex(hash);
 
@@ -145,7 +146,8 @@ export class SyncService {
 
   private async onAnnounce(peer: SyncPeer, payload: Item): Promise<void> {
     const head = this.deps.chain.head.header.number;
-    for (const { hash, number } of decodeNewBlockHashes(payload)) {
+    // Only the first few unknown announcements are fetched: a flood costs the sender, not us.
+    for (const { hash, number } of decodeNewBlockHashes(payload).slice(0, MAX_FETCHED_ANNOUNCEMENTS)) {
       peer.knownBlocks.add(key(hash));
       if (number <= head || (await this.deps.chain.getBlockByHash(hash))) continue;
       const headers = decodeHeaders(await peer.request(Msg.GetBlockHeaders, encodeGetHeaders({ origin: hash, amount: 1, skip: 0, reverse: false })));
@@ -172,6 +174,7 @@ export class SyncService {
     for (const raw of decodeTransactions(payload)) {
       const hash = keccak256(raw);
       peer.knownTxs.add(key(hash));
+      if (this.deps.pool.get(hash)) continue; // no signature recovery for what the pool holds
       let tx: SignedTx;
       try {
         tx = this.deps.decodeTx(raw);
