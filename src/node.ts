@@ -58,7 +58,7 @@ import { ScsService } from './scs/scsService.js';
 import { loadOrCreateScsId } from './scs/scsId.js';
 import { createScsServer } from './rpc/modules/scs.js';
 import { Network, readStaticNodes } from './p2p/network.js';
-import { parseEnode } from './admin/enode.js';
+import { parseEnode, type Enode } from './admin/enode.js';
 import { SyncService } from './sync/syncService.js';
 import { chainImport } from './sync/chainImport.js';
 import type { BlockImport } from './sync/types.js';
@@ -227,6 +227,7 @@ export class McNode {
     }
     vnode.scsService = false; // true once the SCS endpoint runs (startScs)
     const nodeKey = loadOrCreateNodeKey(config.datadir);
+    const statics = McNode.startPeers(config);
     const admin = {
       nodeId: nodeIdOf(nodeKey), clientVersion: net.clientVersion, networkId: net.networkId,
       datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http,
@@ -287,15 +288,15 @@ export class McNode {
     await node.startMetrics();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
     vnode.scsService = (await node.startScs()) && config.vnode.scsService;
-    await node.startNetwork(chainImport(importer));
+    await node.startNetwork(chainImport(importer), statics);
     miner.start();
     return node;
   }
 
   /** Peer-to-peer networking (README "Network"): the RLPx endpoint, static peers, sync. */
-  private async startNetwork(importer: BlockImport): Promise<void> {
-    const { config, chain } = this;
-    if (config.p2p.maxPeers === 0 || !this.nodeKey) return;
+  /** Peers dialed at start: static-nodes.json and --bootnodes; a bad entry stops the start. */
+  private static startPeers(config: Config): Enode[] {
+    if (config.p2p.maxPeers === 0) return [];
     const statics = readStaticNodes(config.datadir);
     for (const url of config.p2p.bootnodes) {
       try {
@@ -304,6 +305,12 @@ export class McNode {
         throw new ConfigError(`--bootnodes: ${(err as Error).message}`);
       }
     }
+    return statics;
+  }
+
+  private async startNetwork(importer: BlockImport, statics: Enode[]): Promise<void> {
+    const { config, chain } = this;
+    if (config.p2p.maxPeers === 0 || !this.nodeKey) return;
     const extIp = /^extip:/i.test(config.p2p.nat) ? config.p2p.nat.slice(6) : undefined;
     this.network = await Network.start(
       {
