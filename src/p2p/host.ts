@@ -145,7 +145,7 @@ export class P2pHost extends EventEmitter<{ peer: [McPeer]; peerGone: [McPeer] }
     peer.events.on('error', (err: Error) => {
       this.opts.log.debug('p2p peer error', { error: err.message });
       // Socket errors (a reset by a restarting peer) end the connection without blame.
-      if (typeof (err as NodeJS.ErrnoException).code === 'string') return;
+      if (/^E[A-Z]+$/.test(String((err as NodeJS.ErrnoException).code))) return;
       if (conn?.mc) this.misbehaved(conn, err.message);
       else setTimeout(() => socket.destroy(), 100);
     });
