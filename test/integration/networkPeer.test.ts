@@ -100,6 +100,19 @@ t.test('an independent devp2p peer: Status, GetBlockHeaders, refusals', async (t
     t.equal(toHex(keccak256(RLP.encode(back[0]))), head.hash, 'origin by hash');
     if (back.length > 1) t.equal(toHex(keccak256(RLP.encode(back[1]))), head.parentHash, 'reverse walks to the parent');
 
+    // Bodies and receipts of block 1 (one transfer).
+    const block1 = await node.rpc('mc_getBlockByNumber', ['0x1', false]);
+    const bodies = new Promise<any>((resolve) => p.eth.events.on('message', (code: number, payload: any) => code === 0x06 && resolve(payload)));
+    p.eth.sendMessage(0x05 as never, [hexToBytes(block1.hash), randomBytes(32)] as never);
+    const [body] = await withinSeconds(bodies, 10, 'BlockBodies');
+    t.equal(toHex(keccak256(RLP.encode(body[0][0]))), block1.transactions[0], 'the body holds the block\'s transaction (an unknown hash is left out)');
+    const receipts = new Promise<any>((resolve) => p.eth.events.on('message', (code: number, payload: any) => code === 0x10 && resolve(payload)));
+    p.eth.sendMessage(0x0f as never, [hexToBytes(block1.hash)] as never);
+    const [list] = await withinSeconds(receipts, 10, 'Receipts');
+    t.equal(list.length, 1, 'one receipt');
+    const rpcReceipt = await node.rpc('mc_getTransactionReceipt', [block1.transactions[0]]);
+    t.equal(BigInt(toHex(list[0][1])), BigInt(rpcReceipt.cumulativeGasUsed), 'its cumulative gas, as the RPC shows it');
+
     // An unrequested reply ends the connection.
     p.eth.sendMessage(0x04 as never, [] as never);
     await withinSeconds(p.closed, 10, 'disconnect after an unrequested reply');
