@@ -45,3 +45,21 @@ t.test('--maxpeers 0: no networking', async (t) => {
   t.equal(await node.rpc('net_peerCount'), '0x0');
   t.equal(await node.rpc('net_listening'), true);
 });
+
+t.test('a new peer receives the pending pool', async (t) => {
+  const dir = t.testdir({ a: {}, b: {} });
+  const nodes: NetNode[] = [];
+  t.teardown(async () => {
+    for (const n of nodes) await n.stop();
+  });
+  const a = await startNetNode(dir + '/a', ['--mining.mode', 'off']);
+  nodes.push(a);
+  const [from] = await a.rpc('mc_accounts');
+  const hash = await a.rpc('mc_sendTransaction', [{ from, to: '0x' + '33'.repeat(20), value: '0x5' }]);
+  const b = await startNetNode(dir + '/b', ['--mining.mode', 'off']);
+  nodes.push(b);
+  t.equal((await b.rpc('txpool_status')).pending, '0x0');
+  await b.rpc('admin_addPeer', [a.enode]);
+  await waitFor(async () => (await b.rpc('txpool_status')).pending === '0x1', 'B receives A\'s pending transaction');
+  t.equal((await b.rpc('mc_getTransactionByHash', [hash])).hash, hash, 'the same transaction');
+});
