@@ -32,7 +32,7 @@ COPY --from=build /app/config ./config
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data
-EXPOSE 8545 8548
+EXPOSE 8545 8548 30333
 # net_listening over HTTP with node's own fetch (the slim image has no curl).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MCNODE_RPCPORT||process.env.MCNODE_RPC_PORT||8545)+'/',{method:'POST',headers:{'content-type':'application/json'},body:'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"net_listening\",\"params\":[]}',signal:AbortSignal.timeout(4000)}).then(r=>r.json()).then(j=>process.exit(j.result===true?0:1),()=>process.exit(1))"]

@@ -22,6 +22,7 @@ function banner(node: McNode): string {
     `head    #${chain.head.header.number} ${bytesToHex(chain.head.hash)}`,
     `datadir ${config.datadir}`,
     `mining  ${node.miner.currentMode} (period ${config.mining.period}s), coinbase ${bytesToHex(node.miner.coinbase)}`,
+    endpoints.p2p ? `P2P     ${endpoints.p2p}` : 'P2P     disabled',
     endpoints.http ? `HTTP    http://${endpoints.http.host}:${endpoints.http.port} (namespaces: ${config.rpc.api.join(',')})` : 'HTTP    disabled',
     endpoints.ipc ? `IPC     ${endpoints.ipc}` : 'IPC     disabled',
     ...(endpoints.ws ? [`WS      ws://${endpoints.ws.host}:${endpoints.ws.port} (namespaces: ${config.ws.api.join(',')})`] : []),

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
 import { checkIpcPath } from './config/load.js';
-import { refused } from './errors.js';
+import { ConfigError, refused } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
@@ -69,6 +69,11 @@ import { getActivePrecompiles } from '@ethereumjs/evm';
 import { TraceRunner } from './tracing/traceRunner.js';
 import { debugMethods } from './rpc/modules/debug.js';
 import { proofMethods } from './rpc/modules/mc/proofs.js';
+import { Network, readStaticNodes } from './p2p/network.js';
+import { parseEnode, type Enode } from './admin/enode.js';
+import { SyncService } from './sync/syncService.js';
+import { chainImport } from './sync/chainImport.js';
+import type { BlockImport } from './sync/types.js';
 
 /** The suggested gas price (mc_gasPrice) when the minimum accepted price is below it: 20 Gsha. */
 export const DEFAULT_GAS_PRICE = 20_000_000_000n;
@@ -79,6 +84,8 @@ export interface NodeEndpoints {
   ws?: { host: string; port: number };
   metrics?: { host: string; port: number };
   scs?: { host: string; port: number };
+  /** the node's enode URL while peer-to-peer networking runs */
+  p2p?: string;
 }
 
 export interface DevAccount {
@@ -108,6 +115,9 @@ export class McNode {
   private metricsServer?: MetricsServer;
   private scs?: ScsService;
   private scsHttp?: HttpRpcServer;
+  network?: Network;
+  sync?: SyncService;
+  private nodeKey?: Uint8Array;
   private closed = false;
 
   private constructor(
@@ -214,8 +224,9 @@ export class McNode {
         if (!scs) throw refused('app-chain transactions (shardingFlag 1-3) need the SCS service');
         return scs.chain(appChain).nextNonce(from);
       },
+      syncProgress: () => self?.sync?.downloader.progress(),
     };
-    const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => 0 };
+    const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => self?.network?.peerCount() ?? 0 };
     // Handlers run only once the node exists; they reach its HTTP endpoint through `self`.
     let self: McNode | undefined;
     const http: HttpControl = {
@@ -242,9 +253,12 @@ export class McNode {
       builder.participants.add(scs);
     }
     vnode.scsService = false; // true once the SCS endpoint runs (startScs)
+    const nodeKey = loadOrCreateNodeKey(config.datadir);
+    const statics = McNode.startPeers(config);
     const admin = {
-      nodeId: nodeIdOf(loadOrCreateNodeKey(config.datadir)), clientVersion: net.clientVersion, networkId: net.networkId,
+      nodeId: nodeIdOf(nodeKey), clientVersion: net.clientVersion, networkId: net.networkId,
       datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http,
+      network: () => self?.networkView(),
     };
     const chainFiles = liveChainFiles({
       chain, miner, importer,
@@ -303,6 +317,7 @@ export class McNode {
     node.filters = filters;
     node.subscriptions = subscriptions;
     node.scs = scs;
+    node.nodeKey = nodeKey;
     if (config.metrics.enabled) node.rpcStats = new RpcStats();
     miner.on('sealed', (block) =>
       log.info('sealed block', {
@@ -317,8 +332,58 @@ export class McNode {
     await node.startMetrics();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
     vnode.scsService = (await node.startScs()) && config.vnode.scsService;
+    await node.startNetwork(chainImport(importer), statics);
     miner.start();
     return node;
+  }
+
+  /** Peer-to-peer networking (README "Network"): the RLPx endpoint, static peers, sync. */
+  /** Peers dialed at start: static-nodes.json and --bootnodes; a bad entry stops the start. */
+  private static startPeers(config: Config): Enode[] {
+    if (config.p2p.maxPeers === 0) return [];
+    const statics = readStaticNodes(config.datadir);
+    for (const url of config.p2p.bootnodes) {
+      try {
+        statics.push(parseEnode(url));
+      } catch (err) {
+        throw new ConfigError(`--bootnodes: ${(err as Error).message}`);
+      }
+    }
+    return statics;
+  }
+
+  private async startNetwork(importer: BlockImport, statics: Enode[]): Promise<void> {
+    const { config, chain } = this;
+    if (config.p2p.maxPeers === 0 || !this.nodeKey) return;
+    const extIp = /^extip:/i.test(config.p2p.nat) ? config.p2p.nat.slice(6) : undefined;
+    this.network = await Network.start(
+      {
+        nodeKey: this.nodeKey, networkId: config.chain.networkId, genesis: chain.genesis.hash, clientId: clientVersion(),
+        addr: config.p2p.addr, port: config.p2p.port, maxPeers: config.p2p.maxPeers, extIp, log: this.log,
+        status: async () => ({ td: (await chain.getTotalDifficulty(chain.head.hash)) ?? 0n, head: chain.head.hash }),
+      },
+      [],
+    );
+    this.sync = new SyncService({
+      host: this.network.host, chain, pool: this.pool, importer, log: this.log,
+      decodeTx: (raw) => checkClassicAllowed(decodeTransaction(raw, config.chain.chainId), chain.head.header.number + 1n, config.genesis.classicTxBlock),
+    });
+    this.subscriptions?.watchSync(this.sync.downloader);
+    for (const enode of statics) this.network.addPeer(enode);
+    const { ip, port } = this.networkView()!.endpoint();
+    this.endpoints.p2p = `enode://${Buffer.from(this.network.id).toString('hex')}@${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
+  }
+
+  private networkView() {
+    const network = this.network;
+    if (!network) return undefined;
+    const { addr } = this.config.p2p;
+    return {
+      endpoint: () => ({ ip: network.advertisedIp, port: network.port, listenAddr: `${addr.includes(':') ? `[${addr}]` : addr}:${network.port}` }),
+      peers: () => network.remotePeers(),
+      addPeer: (enode: Parameters<Network['addPeer']>[0]) => network.addPeer(enode),
+      removePeer: (enode: Parameters<Network['removePeer']>[0]) => network.removePeer(enode),
+    };
   }
 
   private async startRpc(): Promise<void> {
@@ -453,6 +518,7 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.network?.stop();
     this.httpWs?.stop();
     await this.http?.stop();
     await this.httpStopping;

@@ -1,6 +1,5 @@
-// Peers named with admin_addPeer. mcnode is a lone node with no peer-to-peer networking, so they
-// are remembered (bounded, in memory) but never connected: admin_peers lists connected peers
-// only, hence always [], and net_peerCount is 0.
+// Peers named with admin_addPeer (bounded, in memory). The p2p endpoint dials and redials them;
+// this list is what the node was asked to track, connected or not.
 
 import { limitExceeded } from '../errors.js';
 import type { Enode } from './enode.js';

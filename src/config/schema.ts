@@ -3,6 +3,7 @@
 // Flags (`--section.key`), environment names (`MCNODE_SECTION_KEY`), `--help` and the defaults
 // of config/devnet.json are all derived from this table.
 
+import { isIP } from 'node:net';
 import type { GenesisSpec } from '../blockchain/genesis.js';
 import { validateMnemonic } from 'ethereum-cryptography/bip39/index.js';
 import { wordlist } from 'ethereum-cryptography/bip39/wordlists/english.js';
@@ -80,6 +81,8 @@ export interface Config {
   filters: { timeout: number };
   vnode: { address: Uint8Array | undefined; ip: string; serviceCfg: string; showToPublic: boolean; scsService: boolean };
   metrics: { enabled: boolean; addr: string; port: number };
+  /** peer-to-peer networking (README "Network"); maxPeers 0 turns it off */
+  p2p: { port: number; addr: string; maxPeers: number; bootnodes: string[]; nat: string; noDiscover: boolean };
   /** kept as given; the SCS code normalises them (design §9) */
   appChains: Record<string, unknown>[];
 }
@@ -143,6 +146,19 @@ const serviceAddress: Codec<string> = {
     return value;
   },
 };
+/** `extip:<ip>` (the address the enode advertises), or `none` / `any` / empty for the listening address. */
+const nat: Codec<string> = {
+  arg: '<extip:ip>',
+  expected: 'extip:<ip>, none or any',
+  decode(raw) {
+    const value = typeof raw === 'string' ? raw.trim() : undefined;
+    if (value === undefined || !(/^(|none|any)$/i.test(value) || isIP(value.replace(/^extip:/i, '')) !== 0 && /^extip:/i.test(value))) {
+      throw new BadValue(nat.expected);
+    }
+    return value;
+  },
+};
+const enodeUrl = str('<enode>');
 const NAMESPACE_ALIASES = new Map<string, RpcNamespace>([['eth', 'mc'], ['web3', 'libx'], ['chain3', 'libx']]);
 const namespaces: Codec<RpcNamespace[]> = {
   arg: '<list>',
@@ -255,6 +271,14 @@ export const schema: Schema = {
     enabled: opt(bool, false, 'serve metrics over HTTP', ['metrics']),
     addr: opt(host, '127.0.0.1', 'metrics listening address', ['metrics.addr']),
     port: opt(port, 6060, 'metrics port', ['metrics.port']),
+  },
+  p2p: {
+    port: opt(port, 0, 'peer-to-peer (RLPx) listening port (0 = any free port, shown in the banner)', ['port']),
+    addr: opt(host, '127.0.0.1', 'peer-to-peer listening address'),
+    maxPeers: opt(int(0, 1000), 25, 'most peers connected at once (0 = no networking)', ['maxpeers']),
+    bootnodes: opt(list(enodeUrl), [], 'enode URLs dialed at start and kept connected (static peers)', ['bootnodes']),
+    nat: opt(nat, '', 'extip:<ip> to advertise that address in the enode (e.g. a container IP)', ['nat']),
+    noDiscover: opt(bool, false, 'accepted for compatibility: mcnode has no peer discovery, peers are static', ['nodiscover']),
   },
   appChains: opt(appChains, [], 'app chains created at start-up: an array of scs_createAppChain objects'),
 };

@@ -82,6 +82,13 @@ export class SubscriptionHub {
     sources.sync?.on('syncing', this.onSyncing);
   }
 
+  /** Sync status comes from the network's downloader, which starts after the hub. */
+  watchSync(sync: NonNullable<SubscriptionSources['sync']>): void {
+    this.sources.sync?.off('syncing', this.onSyncing);
+    this.sources.sync = sync;
+    sync.on('syncing', this.onSyncing);
+  }
+
   get size(): number {
     return this.subs.size;
   }

@@ -1,8 +1,8 @@
-// admin_* (interface §2.11, §4.5): node identity, data directory, static peers (remembered, not
-// connected: mcnode has no peer-to-peer network) and the one HTTP endpoint.
+// admin_* (interface §2.11, §4.5): node identity, data directory, static peers (dialed and kept
+// connected by the p2p endpoint), connected peers, and the one HTTP endpoint.
 
 import type { Blockchain } from '../../blockchain/blockchain.js';
-import { formatOwnEnode, parseEnode } from '../../admin/enode.js';
+import { formatOwnEnode, parseEnode, type Enode } from '../../admin/enode.js';
 import type { StaticPeers } from '../../admin/staticPeers.js';
 import { toChecksumAddress } from '../../encoding/address.js';
 import { bytesToHex } from '../../encoding/hex.js';
@@ -12,9 +12,17 @@ import type { RpcMethod } from '../types.js';
 import { NAMESPACES } from './index.js';
 import type { VnodeInfo } from './vnode.js';
 
-/** The real node's p2p port; nothing listens on it here, but the enode URL carries it. */
-export const P2P_PORT = 30333;
-const P2P_IP = '127.0.0.1';
+/** What admin_* needs from the peer-to-peer endpoint (absent with --maxpeers 0). */
+export interface AdminNetwork {
+  /** the advertised IP and the real listening port */
+  endpoint(): { ip: string; port: number; listenAddr: string };
+  peers(): {
+    id: string; name: string; enode: string; caps: string[]; localAddress: string; remoteAddress: string;
+    inbound: boolean; static: boolean; version: number; td: bigint; head: Uint8Array;
+  }[];
+  addPeer(enode: Enode): void;
+  removePeer(enode: Enode): void;
+}
 
 export interface HttpSettings {
   host: string;
@@ -40,6 +48,7 @@ export interface AdminContext {
   chain: Blockchain;
   peers: StaticPeers;
   http: HttpControl;
+  network: () => AdminNetwork | undefined;
 }
 
 const ALIASES = new Map([['eth', 'mc'], ['web3', 'libx'], ['chain3', 'libx']]);
@@ -67,10 +76,12 @@ export function adminMethods(ctx: AdminContext): Record<string, RpcMethod> {
     admin_nodeInfo: method([], async () => {
       const { head, genesis } = ctx.chain;
       const td = (await ctx.chain.getTotalDifficulty(head.hash)) ?? head.header.difficulty;
+      // With networking off nothing listens: port 0, as geth reports it.
+      const { ip, port, listenAddr } = ctx.network()?.endpoint() ?? { ip: '127.0.0.1', port: 0, listenAddr: '127.0.0.1:0' };
       const enode = formatOwnEnode({
         id: ctx.nodeId,
-        ip: P2P_IP,
-        port: P2P_PORT,
+        ip,
+        port,
         serviceCfg: ctx.vnode.serviceCfg,
         showToPublic: ctx.vnode.showToPublic,
         beneficialAddress: toChecksumAddress(ctx.vnode.address),
@@ -80,9 +91,9 @@ export function adminMethods(ctx: AdminContext): Record<string, RpcMethod> {
         id: bytesToHex(ctx.nodeId).slice(2),
         name: ctx.clientVersion,
         enode,
-        ip: P2P_IP,
-        ports: { discovery: P2P_PORT, listener: P2P_PORT },
-        listenAddr: `[::]:${P2P_PORT}`,
+        ip,
+        ports: { discovery: 0, listener: port },
+        listenAddr,
         protocols: {
           mc: { network: Number(ctx.networkId), difficulty: Number(td), genesis: bytesToHex(genesis.hash), head: bytesToHex(head.hash) },
         },
@@ -90,15 +101,28 @@ export function adminMethods(ctx: AdminContext): Record<string, RpcMethod> {
     }),
     admin_datadir: method([], () => ctx.datadir),
     admin_addPeer: method([string], (url) => {
-      ctx.peers.add(parseEnode(url));
+      const enode = parseEnode(url);
+      ctx.peers.add(enode);
+      ctx.network()?.addPeer(enode);
       return true;
     }),
     admin_removePeer: method([string], (url) => {
-      ctx.peers.remove(parseEnode(url));
+      const enode = parseEnode(url);
+      ctx.peers.remove(enode);
+      ctx.network()?.removePeer(enode);
       return true;
     }),
-    // Connected peers only: none on a lone node.
-    admin_peers: method([], () => []),
+    // Connected peers past the Status exchange, in geth's shape.
+    admin_peers: method([], () =>
+      (ctx.network()?.peers() ?? []).map((p) => ({
+        id: p.id,
+        name: p.name,
+        enode: p.enode,
+        caps: p.caps,
+        network: { localAddress: p.localAddress, remoteAddress: p.remoteAddress, inbound: p.inbound, trusted: false, static: p.static },
+        protocols: { mc: { version: p.version, difficulty: Number(p.td), head: bytesToHex(p.head) } },
+      })),
+    ),
     admin_startRPC: method(
       [optional(string), optional(port), optional(string), withDefault(apiList, ['mc', 'net', 'libx'])],
       async (host, p, cors, apis) => {

@@ -25,8 +25,9 @@ async function freePort(): Promise<number> {
 
 t.test('nodeInfo, datadir, peers and vnode values', async (t) => {
   const datadir = t.testdir();
+  const p2pPort = await freePort();
   const flags = [
-    '--mining.mode', 'off', '--rpcapi', 'mc,net,admin,vnode,chain3',
+    '--mining.mode', 'off', '--port', String(p2pPort), '--rpcapi', 'mc,net,admin,vnode,chain3',
     '--vnode.address', VNODE_ADDRESS, '--vnode.ip', '10.0.0.7', '--vnode.serviceCfg', 'localhost:50068',
     '--vnode.showToPublic', 'false', '--scs.enabled', 'false', // vnode_scsService: whether the SCS endpoint runs
   ];
@@ -42,10 +43,10 @@ t.test('nodeInfo, datadir, peers and vnode values', async (t) => {
   t.same(info, {
     id,
     name: await node.rpc('chain3_clientVersion'),
-    enode: `enode://${id}@127.0.0.1:30333?servicecfgport=localhost:50068&showtopublic=false&beneficialaddress=${VNODE_CHECKSUMMED}&ip=10.0.0.7`,
+    enode: `enode://${id}@127.0.0.1:${p2pPort}?servicecfgport=localhost:50068&showtopublic=false&beneficialaddress=${VNODE_CHECKSUMMED}&ip=10.0.0.7`,
     ip: '127.0.0.1',
-    ports: { discovery: 30333, listener: 30333 },
-    listenAddr: '[::]:30333',
+    ports: { discovery: 0, listener: p2pPort },
+    listenAddr: `127.0.0.1:${p2pPort}`,
     protocols: { mc: { network: 100, difficulty: 512, genesis: genesis.hash, head: genesis.hash } },
   });
   t.same((await node.ipcCall('admin_nodeInfo')).result, info, 'same over IPC');
@@ -68,7 +69,7 @@ t.test('nodeInfo, datadir, peers and vnode values', async (t) => {
   t.same([chain3.vnode.address, chain3.vnode.scsService, chain3.vnode.serviceCfg, chain3.vnode.showToPublic, chain3.vnode.ip],
     [VNODE_ADDRESS, false, 'localhost:50068', false, '10.0.0.7']);
 
-  // Peers: accepted for tracking, never connected.
+  // Peers: accepted for tracking; these addresses do not answer, so none is connected.
   t.equal(await node.rpc('admin_addPeer', [`enode://${PEER_ID}@[::1]:30303?discport=30301`]), true);
   t.equal(await node.rpc('admin_addPeer', [`enode://${PEER_ID}@peer.example.org:30303`]), true, 'DNS names');
   t.same(await node.rpc('admin_peers'), [], 'admin_peers lists connected peers only');

@@ -34,6 +34,8 @@ export interface McContext {
     isImpersonated(address: Uint8Array): boolean;
     sendImpersonated(from: Uint8Array, fields: TxFields): Promise<SignedTx>;
   };
+  /** block sync progress while behind a peer (mc_syncing) */
+  syncProgress?: () => { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } | undefined;
 }
 
 export type ResolvedBlock = { kind: 'mined'; block: Block } | { kind: 'pending'; pending: PendingBlock };

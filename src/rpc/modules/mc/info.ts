@@ -11,8 +11,12 @@ export const PROTOCOL_VERSION = '0x3f';
 export function infoMethods(ctx: McContext): Record<string, RpcMethod> {
   return {
     mc_protocolVersion: method([], () => PROTOCOL_VERSION),
-    // A lone node is never syncing.
-    mc_syncing: method([], () => false),
+    // While behind a peer: where this sync began, where we are, the peer's head; else false.
+    mc_syncing: method([], () => {
+      const p = ctx.syncProgress?.();
+      if (!p) return false;
+      return { startingBlock: encodeQuantity(p.startingBlock), currentBlock: encodeQuantity(p.currentBlock), highestBlock: encodeQuantity(p.highestBlock) };
+    }),
     mc_coinbase: method([], () => bytesToHex(ctx.miner.coinbase)),
     mc_mining: method([], () => ctx.miner.mining),
     mc_gasPrice: method([], () => encodeQuantity(ctx.gasPrice())),

@@ -1,0 +1,19 @@
+// Sync's view of the chain's one import path (BlockImporter): a block whose parent we lack is
+// not an error there but a reason to sync from the peer that sent it.
+
+import { UnknownParent, type BlockImporter } from '../importer/blockImporter.js';
+import type { BlockImport } from './types.js';
+
+export function chainImport(importer: Pick<BlockImporter, 'importBlock'>): BlockImport {
+  return {
+    reorgs: true,
+    async importBlock(block) {
+      try {
+        return await importer.importBlock(block.encoded);
+      } catch (err) {
+        if (err instanceof UnknownParent) return 'orphan';
+        throw err;
+      }
+    },
+  };
+}
