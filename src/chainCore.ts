@@ -1,6 +1,6 @@
 // The chain of a datadir with its state and block builder, as the node, `import` and `fixture`
 // open it: the common (chain id, hardfork, fast keccak), the genesis with the dev accounts funded,
-// the difficulty rule.
+// the difficulty rule, the proof of work.
 
 import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
 import type { Config } from './config/schema.js';
@@ -16,6 +16,9 @@ import { BlockBuilder } from './miner/blockBuilder.js';
 import type { DifficultyRule } from './consensus/difficulty.js';
 import { deriveDevKeys, privateKeyToAddress } from './accounts/keys.js';
 import type { Logger } from './log.js';
+import type { Genesis } from './config/schema.js';
+import type { PowEngine, PowName } from './consensus/powEngine.js';
+import { createPowEngine } from './consensus/selectPow.js';
 
 export function createCommon(config: Config): Common {
   return createCustomCommon({ chainId: Number(config.chain.chainId), name: 'mcnode' }, Mainnet, {
@@ -47,9 +50,16 @@ export function difficultyRule(config: Config, genesis: { header: { difficulty: 
   };
 }
 
+/** Ethash when the config says so or the genesis file's `config` has `ethash: {}`; keccak-pow otherwise. */
+export function chainPow(config: Config, genesis: Pick<Genesis, 'ethash'> = config.genesis): PowName {
+  return config.chain.pow === 'ethash' || genesis.ethash ? 'ethash' : 'keccak-pow';
+}
+
 /** The chain of a datadir with its state and block builder: what the node, import and fixture share. */
 export interface ChainCore {
   common: Common;
+  /** the chain's proof of work; its caches start preparing for the head at once */
+  pow: PowEngine;
   nodes: TrieNodeStore;
   world: WorldState;
   chain: Blockchain;
@@ -70,5 +80,10 @@ export async function openChainCore(config: Config, db: Database, log: Logger, g
   if (!(await world.hasState(chain.head.header.stateRoot))) {
     throw new ConfigError('the head block has no state in the database; the datadir is damaged');
   }
-  return { common, nodes, world, chain, builder: new BlockBuilder(world, common, chain) };
+  const pow = createPowEngine(chainPow(config, (genesis as Genesis | undefined) ?? config.genesis), {
+    datadir: config.datadir,
+    log: (message, fields) => (message === 'Ethash cache progress' ? log.debug(message, fields) : log.info(message, fields)),
+  });
+  pow.prepare(chain.head.header.number + 1n);
+  return { common, nodes, world, chain, builder: new BlockBuilder(world, common, chain), pow };
 }

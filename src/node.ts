@@ -17,6 +17,7 @@ import { TxPool } from './txpool/txPool.js';
 import { Miner, type SealFunction } from './miner/miner.js';
 import { PendingBlockCache } from './miner/pendingBlock.js';
 import { Sealer } from './miner/sealer.js';
+import type { PowEngine } from './consensus/powEngine.js';
 import { CallExecutor } from './execution/call.js';
 import { Wallet } from './accounts/wallet.js';
 import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.js';
@@ -80,6 +81,8 @@ export class McNode {
   private httpApiList: readonly string[] = [];
   private ipc?: IpcRpcServer;
   private sealer?: Sealer;
+  /** the chain's proof of work */
+  pow?: PowEngine;
   private filters?: FilterSystem;
   /** RPC calls by method, when --metrics is on (fed by the dispatchers) */
   private rpcStats?: RpcStats;
@@ -113,7 +116,7 @@ export class McNode {
   }
 
   private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
-    const { common, nodes, world, chain, builder } = await openChainCore(config, db, log);
+    const { common, nodes, world, chain, builder, pow } = await openChainCore(config, db, log);
     const chainId = config.chain.chainId;
 
     const wallet = new Wallet(chainId);
@@ -138,8 +141,8 @@ export class McNode {
     });
 
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
-    const sealer = new Sealer({ threads });
-    const seal: SealFunction = (sealHash, difficulty, signal) => sealer.seal(sealHash, difficulty, { signal });
+    const sealer = new Sealer({ threads, pow });
+    const seal: SealFunction = (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
     const miner = new Miner(chain, pool, builder, nodes, seal, {
       mode: config.mining.mine ? config.mining.mode : 'off',
@@ -152,7 +155,8 @@ export class McNode {
     // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
     chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
     const pending = new PendingBlockCache(db, chain, pool, miner);
-    const work = new WorkPackages(db, chain, pool, miner);
+    const work = new WorkPackages(db, chain, pool, miner, pow);
+    chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
 
@@ -203,10 +207,10 @@ export class McNode {
     vnode.scsService = false; // true once the SCS endpoint runs (startScs)
     const admin = {
       nodeId: nodeIdOf(loadOrCreateNodeKey(config.datadir)), clientVersion: net.clientVersion, networkId: net.networkId,
-      datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http,
+      datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http, pow: pow.name,
     };
     const chainFiles = liveChainFiles({
-      db, chain, builder, miner, chainId, difficulty: difficultyRule(config, chain.genesis),
+      db, chain, builder, miner, chainId, difficulty: difficultyRule(config, chain.genesis), pow,
       onImportProgress: (done) => done % 1000 === 0 && log.info('importing blocks', { done }),
     });
     // Method modules, one per namespace topic. New namespaces are added to this list.
@@ -242,6 +246,7 @@ export class McNode {
     self = node;
     node.devAccounts.push(...dev);
     node.sealer = sealer;
+    node.pow = pow;
     node.filters = filters;
     node.scs = scs;
     if (config.metrics.enabled) node.rpcStats = new RpcStats();
@@ -254,6 +259,7 @@ export class McNode {
       }),
     );
     miner.on('error', (err) => log.error('mining failed', { error: err.message }));
+    log.info('proof of work', { pow: pow.describe() });
     await node.startRpc();
     await node.startMetrics();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
@@ -378,6 +384,7 @@ export class McNode {
     await this.miner.stop();
     await this.scs?.stop();
     await this.sealer?.close();
+    await this.pow?.close();
     await this.db.close();
   }
 }

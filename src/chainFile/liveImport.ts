@@ -5,6 +5,7 @@
 
 import type { Blockchain } from '../blockchain/blockchain.js';
 import type { DifficultyRule } from '../consensus/difficulty.js';
+import type { PowEngine } from '../consensus/powEngine.js';
 import { bytesToBigint } from '../encoding/bytes.js';
 import type { BlockBuilder } from '../miner/blockBuilder.js';
 import type { Miner } from '../miner/miner.js';
@@ -21,6 +22,7 @@ export interface LiveChainDeps {
   miner: Miner;
   chainId: bigint;
   difficulty: DifficultyRule;
+  pow: PowEngine;
   /** blocks handled so far by the running import */
   onImportProgress?: (done: number) => void;
 }
@@ -49,6 +51,7 @@ export function liveChainFiles(deps: LiveChainDeps): LiveChainFiles {
             nodes: new TrieNodeStore(deps.db, 20_000),
             chainId: deps.chainId,
             difficulty: deps.difficulty,
+            pow: deps.pow,
             commit: ({ block, built }, nodes) =>
               miner.commitSealed(built, { nonce: bytesToBigint(block.header.nonce), mix: block.header.mixHash }, nodes),
           },

@@ -6,7 +6,7 @@ import type { Block, Header, SignedTx } from '../chain/types.js';
 import { EMPTY_UNCLES_HASH, blockFromParts, encodeBlock, orderedTrieRoot, sealHash } from '../chain/block.js';
 import { decodeTransaction } from '../chain/transaction.js';
 import { nextDifficulty, type DifficultyRule } from '../consensus/difficulty.js';
-import { verifyPow } from '../consensus/pow.js';
+import type { PowEngine } from '../consensus/powEngine.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
@@ -30,6 +30,8 @@ export interface VerifyDeps {
   nodes: TrieNodeStore;
   chainId: bigint;
   difficulty: DifficultyRule;
+  /** the chain's proof of work */
+  pow: PowEngine;
 }
 
 export interface VerifiedBlock {
@@ -120,7 +122,9 @@ export async function verifyBlock(
     if (!equalBytes(header.receiptsRoot, b.receiptsRoot)) throw mismatch('receipts root', header.receiptsRoot, b.receiptsRoot);
     if (!equalBytes(header.logsBloom, b.logsBloom)) throw new InvalidBlock('logs bloom mismatch');
     if (!equalBytes(header.stateRoot, b.stateRoot)) throw mismatch('state root', header.stateRoot, b.stateRoot);
-    if (!verifyPow(sealHash(header), header.nonce, header.mixHash, header.difficulty)) throw new InvalidBlock('invalid proof of work');
+    const { number, nonce, mixHash, difficulty } = header;
+    const sealProblem = await deps.pow.check({ number, sealHash: sealHash(header), nonce, mixHash, difficulty });
+    if (sealProblem) throw new InvalidBlock(`invalid proof of work (${deps.pow.name}): ${sealProblem}`);
   } catch (err) {
     deps.nodes.discardWrites();
     throw err;

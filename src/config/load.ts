@@ -252,6 +252,10 @@ function decodeGenesis(raw: Record<string, unknown>): Genesis {
     // Fork blocks and other chain rules in `config` are ignored: mcnode takes them from `chain`.
     if (!isRecord(raw.config)) throw new BadValue('an object like {"chainId": 100}', { path: 'config', value: raw.config });
     if (raw.config.chainId != null) genesis.chainId = decodeAt('config.chainId', raw.config.chainId, bigint(1n, U64));
+    if (raw.config.ethash != null) {
+      if (!isRecord(raw.config.ethash)) throw new BadValue('an object, like {} (geth\'s convention)', { path: 'config.ethash', value: raw.config.ethash });
+      genesis.ethash = true;
+    }
   }
   return genesis;
 }

@@ -4,6 +4,7 @@
 // of config/devnet.json are all derived from this table.
 
 import type { GenesisSpec } from '../blockchain/genesis.js';
+import { POW_NAMES, type PowName } from '../consensus/powEngine.js';
 import { validateMnemonic } from 'ethereum-cryptography/bip39/index.js';
 import { wordlist } from 'ethereum-cryptography/bip39/wordlists/english.js';
 import {
@@ -30,13 +31,15 @@ export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
 export interface Genesis extends GenesisSpec {
   /** `config.chainId` of a real-node genesis file, when it has one */
   chainId?: bigint;
+  /** the genesis file's `config` has `ethash: {}`: the chain seals with Ethash */
+  ethash?: boolean;
 }
 
 /** The loaded configuration: typed values only (bigint, Uint8Array), no hex strings. */
 export interface Config {
   datadir: string;
   verbosity: number;
-  chain: { chainId: bigint; networkId: bigint; hardfork: Hardfork };
+  chain: { chainId: bigint; networkId: bigint; hardfork: Hardfork; pow: PowName };
   genesis: Genesis;
   accounts: {
     mnemonic: string;
@@ -89,10 +92,10 @@ export interface Option<T> extends Codec<T> {
 }
 
 type Section<T> = { readonly [K in keyof T]-?: Option<T[K]> };
-/** The genesis section's `chainId` comes from the genesis file's `config` member, not from an option. */
+/** The genesis section's `chainId` and `ethash` come from the genesis file's `config` member, not from options. */
 export type Schema = {
   readonly [K in keyof Config]-?: K extends 'genesis'
-    ? Section<Omit<Genesis, 'chainId'>>
+    ? Section<Omit<Genesis, 'chainId' | 'ethash'>>
     : Config[K] extends string | number | unknown[] ? Option<Config[K]> : Section<Config[K]>;
 };
 
@@ -171,6 +174,7 @@ export const schema: Schema = {
     chainId: opt(bigint(1n, U64), 100, 'chain id used in transaction signatures (EIP-155 style)'),
     networkId: opt(bigint(1n, U64), 100, 'network id reported by net_version', ['networkid']),
     hardfork: opt(oneOf(HARDFORKS), 'petersburg', `EVM rules: ${HARDFORKS.join(', ')}`),
+    pow: opt(oneOf(POW_NAMES), 'keccak-pow', 'proof of work: keccak-pow (fast devnet default) or ethash (real miners); a genesis with config.ethash also selects ethash'),
   },
   genesis: {
     nonce: opt(bigint(0n, U64), '0x42', 'genesis block nonce'),

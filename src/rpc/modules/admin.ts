@@ -40,6 +40,8 @@ export interface AdminContext {
   chain: Blockchain;
   peers: StaticPeers;
   http: HttpControl;
+  /** which proof of work seals the chain (keccak-pow, ethash) */
+  pow: string;
 }
 
 const ALIASES = new Map([['eth', 'mc'], ['web3', 'libx'], ['chain3', 'libx']]);
@@ -84,7 +86,7 @@ export function adminMethods(ctx: AdminContext): Record<string, RpcMethod> {
         ports: { discovery: P2P_PORT, listener: P2P_PORT },
         listenAddr: `[::]:${P2P_PORT}`,
         protocols: {
-          mc: { network: Number(ctx.networkId), difficulty: Number(td), genesis: bytesToHex(genesis.hash), head: bytesToHex(head.hash) },
+          mc: { network: Number(ctx.networkId), difficulty: Number(td), genesis: bytesToHex(genesis.hash), head: bytesToHex(head.hash), consensus: ctx.pow },
         },
       };
     }),
