@@ -92,3 +92,9 @@ t.test('the config genesis section uses the same format', async (t) => {
     message: new RegExp(`^invalid config value for genesis\\.alloc\\.${A}\\.balance: "x" .*; set by --genesis\\.alloc\\)$`),
   });
 });
+
+t.test('config.ethash selects Ethash (geth\'s genesis convention)', async (t) => {
+  t.equal(parseGenesis({ config: { chainId: 100, ethash: {} } }, 'g.json').ethash, true);
+  t.equal(parseGenesis({ config: { chainId: 100 } }, 'g.json').ethash, undefined, 'no ethash member: keccak-pow');
+  t.throws(() => parseGenesis({ config: { ethash: true } }, 'g.json'), /invalid genesis value for config\.ethash in g\.json: true \(expected an object/);
+});
