@@ -58,7 +58,7 @@ export function chainPow(config: Config, genesis: Pick<Genesis, 'ethash'> = conf
 /** The chain of a datadir with its state and block builder: what the node, import and fixture share. */
 export interface ChainCore {
   common: Common;
-  /** the chain's proof of work; its caches start preparing for the head at once */
+  /** the chain's proof of work (a running node calls its prepare(); commands fetch caches as blocks need them) */
   pow: PowEngine;
   nodes: TrieNodeStore;
   world: WorldState;
@@ -84,6 +84,5 @@ export async function openChainCore(config: Config, db: Database, log: Logger, g
     datadir: config.datadir,
     log: (message, fields) => (message === 'Ethash cache progress' ? log.debug(message, fields) : log.info(message, fields)),
   });
-  pow.prepare(chain.head.header.number + 1n);
   return { common, nodes, world, chain, builder: new BlockBuilder(world, common, chain), pow };
 }

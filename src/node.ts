@@ -156,6 +156,7 @@ export class McNode {
     chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
     const pending = new PendingBlockCache(db, chain, pool, miner);
     const work = new WorkPackages(db, chain, pool, miner, pow);
+    pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
     chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });

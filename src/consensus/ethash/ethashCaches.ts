@@ -59,12 +59,11 @@ export class EthashCaches {
     return entry;
   }
 
-  /** Starts on the head's epoch and the next one; returns at once. */
+  /** Starts on the head's epoch, then the next one (one generation at a time); returns at once. */
   prepare(epoch: number): void {
     this.latest = Math.max(this.latest, epoch);
-    for (const e of [epoch, epoch + 1]) {
-      this.get(e).catch((err: Error) => this.opts.log?.('Ethash cache generation failed', { epoch: e, error: err.message }));
-    }
+    const failed = (e: number) => (err: Error) => this.opts.log?.('Ethash cache generation failed', { epoch: e, error: err.message });
+    this.get(epoch).then(() => this.get(epoch + 1).catch(failed(epoch + 1)), failed(epoch));
   }
 
   private trim(): void {
