@@ -50,12 +50,14 @@ export class EthashCaches {
   /** The epoch's cache (on a SharedArrayBuffer), from memory, disk or a fresh generation. */
   get(epoch: number): Promise<Uint8Array> {
     let entry = this.entries.get(epoch);
-    if (!entry) {
+    if (entry) {
+      this.entries.delete(epoch); // the map's order is the order of use
+    } else {
       entry = this.obtain(epoch);
-      this.entries.set(epoch, entry);
       entry.catch(() => this.entries.delete(epoch));
-      this.trim();
     }
+    this.entries.set(epoch, entry);
+    this.trim();
     return entry;
   }
 
@@ -66,10 +68,12 @@ export class EthashCaches {
     this.get(epoch).then(() => this.get(epoch + 1).catch(failed(epoch + 1)), failed(epoch));
   }
 
+  /** Drops the least recently used caches beyond KEPT, never the head's epoch or the next. */
   private trim(): void {
-    if (this.entries.size <= KEPT) return;
-    const far = [...this.entries.keys()].sort((a, b) => Math.abs(b - this.latest) - Math.abs(a - this.latest));
-    for (const e of far.slice(0, this.entries.size - KEPT)) this.entries.delete(e);
+    for (const epoch of this.entries.keys()) {
+      if (this.entries.size <= KEPT) return;
+      if (epoch !== this.latest && epoch !== this.latest + 1) this.entries.delete(epoch);
+    }
   }
 
   private async obtain(epoch: number): Promise<Uint8Array> {
