@@ -83,7 +83,7 @@ export class EthashKernel {
 
   /**
    * The first i in [0, count) whose result for nonce start + i is ≤ target (32 bytes BE), its
-   * mix written to mixOut; -1 when none. Nonces are hashed four at a time; callers keep
+   * mix written to mixOut; -1 when none. Nonces are hashed LANES at a time; callers keep
    * start + count ≤ 2^64.
    */
   search(sealHash: Uint8Array, target: Uint8Array, start: bigint, count: number, mixOut: Uint8Array): number {
@@ -92,8 +92,8 @@ export class EthashKernel {
     for (let l = 0; l < LANES; l++) mem.set(sealHash.subarray(0, 32), inputAt(l));
     for (let i = 0; i < count; i += LANES) {
       for (let l = 0; l < LANES; l++) this.setNonce(l, start + BigInt(i + l));
-      if (this.dataset) this.wasm.hashimotoFull4(this.rows, this.pages, this.dataset);
-      else this.wasm.hashimotoLight4(this.rows, this.pages, 0);
+      if (this.dataset) this.wasm.hashimotoFullLanes(this.rows, this.pages, this.dataset);
+      else this.wasm.hashimotoLightLanes(this.rows, this.pages, 0);
       for (let l = 0; l < LANES && i + l < count; l++) {
         if (meetsTarget(mem, resultAt(l), target)) {
           mixOut.set(mem.subarray(cmixAt(l), cmixAt(l) + 32));

@@ -4,31 +4,31 @@
 // (64 accesses over 128-byte pages). FNV runs four words at a time on SIMD lanes.
 //
 // The light lookup is bound by memory latency (each parent's address depends on the last load),
-// so the search hashes four nonces at once: eight independent parent chains in flight.
+// so the search hashes LANES (8) nonces at once: sixteen independent parent chains in flight.
 //
 // Memory layout (grown by the caller to hold the cache, and the dataset when one is used):
-//   [0, 256)     per lane l: input at 64·l = sealHash ‖ nonce (8 bytes little-endian); the cache seed
-//   [256, 768)   per lane l at 256 + 128·l: s = keccak512(input) (64), cmix (32), result (32)
-//   [768, 800)   dataset item indices of one interleaved lookup
-//   [832, 896)   scratch of the cache rounds
-//   [1024, 1536) the looked-up dataset items, 64 bytes each
-//   [2048, …)    cache (64-byte rows), then the dataset if loaded
+//   INPUT        per lane l: input at 64·l = sealHash ‖ nonce (8 bytes little-endian); the cache seed
+//   LANE_STATE   per lane l at +128·l: s = keccak512(input) (64), cmix (32), result (32)
+//   INDICES      dataset item indices of one interleaved lookup (i32 each)
+//   SCRATCH      64 bytes for the cache rounds
+//   ITEMS        the looked-up dataset items, 64 bytes each
+//   CACHE …      cache (64-byte rows), then the dataset if loaded
 
 import { Code, I32, I64, OP, SIMD, V128, VOID, assembleModule, uleb } from '../../encoding/wasmAssembler.js';
 import { KECCAK_LOCAL_COUNT, emitKeccakF, keccakLocals } from '../../encoding/wasmKeccak.js';
 
-export const LANES = 4;
+export const LANES = 8;
 export const INPUT = 0;
-const LANE_STATE = 256;
+const LANE_STATE = 64 * LANES;
 /** Address of lane l's s, cmix and result. */
 export const seedAt = (lane: number) => LANE_STATE + 128 * lane;
 export const cmixAt = (lane: number) => seedAt(lane) + 64;
 export const resultAt = (lane: number) => seedAt(lane) + 96;
 export const inputAt = (lane: number) => INPUT + 64 * lane;
-const INDICES = 768;
-const SCRATCH = 832;
-const ITEMS = 1024;
-export const CACHE = 2048;
+const INDICES = LANE_STATE + 128 * LANES;
+const SCRATCH = INDICES + 8 * LANES;
+const ITEMS = SCRATCH + 64;
+export const CACHE = ITEMS + 128 * LANES + 1024;
 const FNV_PRIME = 0x01000193;
 const ACCESSES = 64;
 const PARENTS = 256;
@@ -40,6 +40,7 @@ const FN_K512_32 = 2;
 const FN_K256_96 = 3;
 const FN_ITEMS_2 = 4;
 const FN_ITEMS_8 = 5;
+const FN_ITEMS_SEARCH = 6;
 
 /** (src, dst): Keccak over `inputLanes` 64-bit lanes at src, `outputLanes` lanes stored at dst. */
 function keccakFunction(inputLanes: number, rateLanes: number, outputLanes: number): Code {
@@ -149,7 +150,7 @@ function hashimotoFunction(lanes: number, full: boolean): Code {
         f.i32(ITEMS + 128 * l).set(p(l));
       }
     }
-    if (!full) f.i32(INDICES).get(n).i32(ITEMS).call(lanes === 1 ? FN_ITEMS_2 : FN_ITEMS_8);
+    if (!full) f.i32(INDICES).get(n).i32(ITEMS).call(lanes === 1 ? FN_ITEMS_2 : FN_ITEMS_SEARCH);
     for (let l = 0; l < lanes; l++) {
       for (let k = 0; k < 8; k++) {
         f.get(m(l, k)).get(prime).simd(SIMD.i32x4Mul).get(p(l)).v128Load(16 * k).simd(SIMD.v128Xor).set(m(l, k));
@@ -228,10 +229,11 @@ export function buildEthashWasm(): Uint8Array<ArrayBuffer> {
       keccakSpec(12, 17, 4), // keccak256 of 96 bytes
       itemSpec(2),
       itemSpec(8),
+      itemSpec(2 * LANES),
       hashimotoSpec(1, false, 'hashimotoLight'),
-      hashimotoSpec(LANES, false, 'hashimotoLight4'),
+      hashimotoSpec(LANES, false, 'hashimotoLightLanes'),
       hashimotoSpec(1, true, 'hashimotoFull'),
-      hashimotoSpec(LANES, true, 'hashimotoFull4'),
+      hashimotoSpec(LANES, true, 'hashimotoFullLanes'),
       { params: [I32], results: [], locals: [[2, I32]], code: cacheFillFunction(), export: 'cacheFill' },
       { params: [I32], results: [], locals: [[4, I32]], code: cacheRoundFunction(), export: 'cacheRound' },
       { params: [I32, I32, I32, I32], results: [], locals: [[1, I32]], code: itemsFunction(), export: 'items' },
@@ -243,9 +245,9 @@ export function buildEthashWasm(): Uint8Array<ArrayBuffer> {
 export interface EthashExports {
   memory: WebAssembly.Memory;
   hashimotoLight(n: number, pages: number, dataset: number): void;
-  hashimotoLight4(n: number, pages: number, dataset: number): void;
+  hashimotoLightLanes(n: number, pages: number, dataset: number): void;
   hashimotoFull(n: number, pages: number, dataset: number): void;
-  hashimotoFull4(n: number, pages: number, dataset: number): void;
+  hashimotoFullLanes(n: number, pages: number, dataset: number): void;
   cacheFill(n: number): void;
   cacheRound(n: number): void;
   /** count is rounded up to a multiple of 8: dst must have room for them */

@@ -53,7 +53,7 @@ t.test('sizes and seeds agree with @ethereumjs/ethash across epochs', async (t) 
   t.throws(() => epochOf(-1n), RangeError);
 });
 
-t.test('the four-lane search finds the smallest nonce that the one-lane hash confirms', async (t) => {
+t.test('the many-lane search finds the smallest nonce that the one-lane hash confirms', async (t) => {
   const seal = h(vectors.second.header_hash);
   const target = bigintToFixed((1n << 256n) / 9n, 32);
   const mix = new Uint8Array(32);
@@ -67,7 +67,7 @@ t.test('the four-lane search finds the smallest nonce that the one-lane hash con
     if (i === hit) t.equal(bytesToHex(mix), bytesToHex(one.mix), 'the mix of the hit');
   }
   t.equal(kernel.search(seal, target, start, hit, mix), -1, 'the range end is exclusive');
-  t.equal(kernel.search(seal, bigintToFixed(1n, 32), 0n, 7, mix), -1, 'a count that is not a multiple of four');
+  t.equal(kernel.search(seal, bigintToFixed(1n, 32), 0n, 7, mix), -1, 'a count that is not a multiple of the lanes');
 });
 
 t.test('dataset items from the cache', async (t) => {
