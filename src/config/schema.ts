@@ -4,7 +4,7 @@
 // of config/devnet.json are all derived from this table.
 
 import type { GenesisSpec } from '../blockchain/genesis.js';
-import { POW_NAMES, type PowName } from '../consensus/powEngine.js';
+import { POW_NAMES, type PowName } from '../consensus/powNames.js';
 import { validateMnemonic } from 'ethereum-cryptography/bip39/index.js';
 import { wordlist } from 'ethereum-cryptography/bip39/wordlists/english.js';
 import {

@@ -6,9 +6,9 @@ import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { powMix, powTarget, targetBytes } from './pow.js';
 import { epochOf, epochSeed } from './ethash/params.js';
+import type { PowName } from './powNames.js';
 
-export const POW_NAMES = ['keccak-pow', 'ethash'] as const;
-export type PowName = (typeof POW_NAMES)[number];
+export { POW_NAMES, type PowName } from './powNames.js';
 
 /** What a search needs besides the seal hash and target; plain data that crosses threads. */
 export type SearchContext =
