@@ -75,3 +75,20 @@ t.test('the sealer searches Ethash in workers: the smallest nonce, as on this th
   t.equal(await engine.check({ number: 3n, sealHash: seal, nonce: bigintToFixed(found!.nonce, 8), mixHash: found!.mix, difficulty }), undefined);
   t.ok(sealer.totalHashes >= Number(found!.nonce) + 1, 'hashes counted');
 });
+
+t.test('three caches stay in memory: the head\'s epoch and the next are never dropped', async (t) => {
+  const caches = new EthashCaches({ inline: true });
+  caches.prepare(0);
+  const zero = caches.get(0);
+  await zero;
+  await caches.get(1);
+  await caches.get(2);
+  await caches.get(3); // a fourth: the least recently used unprotected one (2) goes
+  t.equal(caches.stats.generated, 4);
+  t.equal(caches.get(0), zero, 'the head\'s epoch is kept');
+  await caches.get(1);
+  await caches.get(3);
+  t.equal(caches.stats.generated, 4, 'epochs 1 and 3 are kept');
+  await caches.get(2);
+  t.equal(caches.stats.generated, 5, 'epoch 2 was dropped and is made again');
+});
