@@ -78,13 +78,13 @@ export async function importCommand(inv: Invocation): Promise<void> {
     throw new ConfigError(`cannot read ${file}: ${err.message}`);
   });
   await withDatabase(config, async (db) => {
-    const { chain, builder, nodes } = await openChainCore(config, db, log);
+    const { chain, builder, nodes, pow } = await openChainCore(config, db, log);
     const progress = createProgress({ verb: 'imported', total: counted.items });
     let done = 0;
     try {
       const importer = new BlockImporter({
         chain, builder, nodes, chainId: config.chain.chainId, difficulty: difficultyRule(config, chain.genesis),
-        classicTxBlock: config.genesis.classicTxBlock,
+        classicTxBlock: config.genesis.classicTxBlock, pow,
       });
       const result = await importChain(
         { chain, importer },
@@ -124,14 +124,14 @@ export async function fixtureCommand(inv: Invocation, log: Logger = createLogger
     if (existing) throw new ConfigError(`${config.datadir} already holds a chain (head #${existing.head.header.number}); fixture needs a fresh --datadir`);
     const core = await openChainCore(config, db, log, genesis);
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
-    const sealer = new Sealer({ threads });
+    const sealer = new Sealer({ threads, pow: core.pow });
     const firstDev = devKeys(config)[0];
     const progress = createProgress({ verb: 'built', total: script.blocks.length });
     try {
       const built = await buildFixture(
         {
           ...core,
-          seal: (hash, difficulty) => sealer.seal(hash, difficulty, { deterministic: true }),
+          seal: (hash, difficulty, number) => sealer.seal(hash, difficulty, { deterministic: true, number }),
           chainId,
           difficulty: difficultyRule(config, core.chain.genesis),
           coinbase: script.coinbase ?? config.mining.moacbase ?? (firstDev ? privateKeyToAddress(firstDev) : new Uint8Array(20)),
@@ -142,13 +142,13 @@ export async function fixtureCommand(inv: Invocation, log: Logger = createLogger
         { onProgress: progress.update },
       );
       progress.finish(Number(built.header.number));
-      return { block: built, genesis: core.chain.genesis };
+      return { block: built, genesis: core.chain.genesis, ethash: core.pow.name === 'ethash' };
     } finally {
       await sealer.close();
     }
   });
   const genesisFile = path.join(config.datadir, 'genesis.json');
-  writeFileSync(genesisFile, JSON.stringify(genesisJson(genesis, chainId), null, 2) + '\n');
+  writeFileSync(genesisFile, JSON.stringify(genesisJson(genesis, chainId, head.ethash), null, 2) + '\n');
   process.stdout.write(`genesis ${bytesToHex(head.genesis.hash)} (written to ${genesisFile})\n`);
   process.stdout.write(`head ${describe(head.block)}\n`);
   if (chainId !== inv.config.chain.chainId) {

@@ -1,6 +1,6 @@
 // The chain of a datadir with its state and block builder, as the node, `import` and `fixture`
 // open it: the common (chain id, hardfork, fast keccak), the genesis with the dev accounts funded,
-// the difficulty rule.
+// the difficulty rule, the proof of work.
 
 import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
 import type { Config } from './config/schema.js';
@@ -18,6 +18,9 @@ import { chainRulesOps, readChainRules } from './blockchain/chainRules.js';
 import type { ChainRules } from './execution/systemTxs.js';
 import { deriveDevKeys, privateKeyToAddress } from './accounts/keys.js';
 import type { Logger } from './log.js';
+import type { Genesis } from './config/schema.js';
+import type { PowEngine, PowName } from './consensus/powEngine.js';
+import { createPowEngine } from './consensus/selectPow.js';
 
 export function createCommon(config: Config): Common {
   return createCustomCommon({ chainId: Number(config.chain.chainId), name: 'mcnode' }, Mainnet, {
@@ -49,9 +52,16 @@ export function difficultyRule(config: Config, genesis: { header: { difficulty: 
   };
 }
 
+/** Ethash when the config says so or the genesis file's `config` has `ethash: {}`; keccak-pow otherwise. */
+export function chainPow(config: Config, genesis: Pick<Genesis, 'ethash'> = config.genesis): PowName {
+  return config.chain.pow === 'ethash' || genesis.ethash ? 'ethash' : 'keccak-pow';
+}
+
 /** The chain of a datadir with its state and block builder: what the node, import and fixture share. */
 export interface ChainCore {
   common: Common;
+  /** the chain's proof of work (a running node calls its prepare(); commands fetch caches as blocks need them) */
+  pow: PowEngine;
   nodes: TrieNodeStore;
   world: WorldState;
   chain: Blockchain;
@@ -74,7 +84,11 @@ export async function openChainCore(config: Config, db: Database, log: Logger, g
   }
   const rules = await readChainRules(db, { devControls: spec.devControls ?? true });
   if (!(await world.hasState(chain.head.header.stateRoot))) await rewindToState(chain, world, log);
-  return { common, nodes, world, chain, rules, builder: new BlockBuilder(world, common, chain, undefined, rules) };
+  const pow = createPowEngine(chainPow(config, (genesis as Genesis | undefined) ?? config.genesis), {
+    datadir: config.datadir,
+    log: (message, fields) => (message === 'Ethash cache progress' ? log.debug(message, fields) : log.info(message, fields)),
+  });
+  return { common, nodes, world, chain, rules, builder: new BlockBuilder(world, common, chain, undefined, rules), pow };
 }
 
 /** A head without state (blocks and state are written together, so only damage does this): back to the newest block with state. */

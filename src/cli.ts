@@ -22,6 +22,7 @@ function banner(node: McNode): string {
     `head    #${chain.head.header.number} ${bytesToHex(chain.head.hash)}`,
     `datadir ${config.datadir}`,
     `mining  ${node.miner.currentMode} (period ${config.mining.period}s), coinbase ${bytesToHex(node.miner.coinbase)}`,
+    `pow     ${node.pow?.describe() ?? config.chain.pow}`,
     endpoints.p2p ? `P2P     ${endpoints.p2p}` : 'P2P     disabled',
     endpoints.http ? `HTTP    http://${endpoints.http.host}:${endpoints.http.port} (namespaces: ${config.rpc.api.join(',')})` : 'HTTP    disabled',
     endpoints.ipc ? `IPC     ${endpoints.ipc}` : 'IPC     disabled',
@@ -72,6 +73,9 @@ async function init(inv: Invocation): Promise<void> {
   process.stdout.write(`wrote genesis block ${bytesToHex(block.hash)} to ${inv.config.datadir}\n`);
   if (chainId !== inv.config.chain.chainId) {
     process.stdout.write(`note: the genesis file names chain id ${chainId}; start the node with --chain.chainId ${chainId}\n`);
+  }
+  if (genesis.ethash && inv.config.chain.pow !== 'ethash') {
+    process.stdout.write('note: the genesis file seals with Ethash (config.ethash); start the node with the same genesis or --chain.pow ethash\n');
   }
 }
 

@@ -18,6 +18,7 @@ import { TxPool } from './txpool/txPool.js';
 import { Miner, type SealFunction } from './miner/miner.js';
 import { PendingBlockCache } from './miner/pendingBlock.js';
 import { Sealer } from './miner/sealer.js';
+import type { PowEngine } from './consensus/powEngine.js';
 import { CallExecutor } from './execution/call.js';
 import { Wallet } from './accounts/wallet.js';
 import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.js';
@@ -109,6 +110,8 @@ export class McNode {
   private sealer?: Sealer;
   /** the one import path for blocks from outside, and the rewind in turn with block writes */
   importer!: BlockImporter;
+  /** the chain's proof of work */
+  pow?: PowEngine;
   private filters?: FilterSystem;
   /** RPC calls by method, when --metrics is on (fed by the dispatchers) */
   private rpcStats?: RpcStats;
@@ -145,7 +148,7 @@ export class McNode {
   }
 
   private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
-    const { common, nodes, world, chain, builder, rules } = await openChainCore(config, db, log);
+    const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log);
     const chainId = config.chain.chainId;
 
     const wallet = new Wallet(chainId);
@@ -170,8 +173,8 @@ export class McNode {
     });
 
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
-    const sealer = new Sealer({ threads });
-    const seal: SealFunction = (sealHash, difficulty, signal) => sealer.seal(sealHash, difficulty, { signal });
+    const sealer = new Sealer({ threads, pow });
+    const seal: SealFunction = (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
     // State-changing developer controls only where the genesis allows them (README "Developer controls").
     const devControls = rules.devControls;
@@ -195,10 +198,12 @@ export class McNode {
     // The one import path (peers, block files); its trie writes collect apart from the miner's.
     const importer = new BlockImporter({
       chain, builder, nodes: new TrieNodeStore(db, 20_000), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
-      classicTxBlock: config.genesis.classicTxBlock,
+      classicTxBlock: config.genesis.classicTxBlock, pow,
     });
     const pending = new PendingBlockCache(db, chain, pool, miner);
-    const work = new WorkPackages(db, chain, pool, miner);
+    const work = new WorkPackages(db, chain, pool, miner, pow);
+    pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
+    chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
@@ -257,7 +262,7 @@ export class McNode {
     const statics = McNode.startPeers(config);
     const admin = {
       nodeId: nodeIdOf(nodeKey), clientVersion: net.clientVersion, networkId: net.networkId,
-      datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http,
+      datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http, pow: pow.name,
       network: () => self?.networkView(),
     };
     const chainFiles = liveChainFiles({
@@ -314,6 +319,7 @@ export class McNode {
     node.devAccounts.push(...dev);
     node.sealer = sealer;
     node.importer = importer;
+    node.pow = pow;
     node.filters = filters;
     node.subscriptions = subscriptions;
     node.scs = scs;
@@ -328,6 +334,7 @@ export class McNode {
       }),
     );
     miner.on('error', (err) => log.error('mining failed', { error: err.message }));
+    log.info('proof of work', { pow: pow.describe() });
     await node.startRpc();
     await node.startMetrics();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
@@ -533,6 +540,7 @@ export class McNode {
     await this.miner.stop();
     await this.scs?.stop();
     await this.sealer?.close();
+    await this.pow?.close();
     await this.db.close();
   }
 }

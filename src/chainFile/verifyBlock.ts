@@ -8,7 +8,7 @@ import { EMPTY_UNCLES_HASH, blockFromParts, encodeBlock, orderedTrieRoot, sealHa
 import { decodeBlockTransaction } from '../chain/systemTx.js';
 import { checkClassicAllowed } from '../chain/transaction.js';
 import { nextDifficulty, type DifficultyRule } from '../consensus/difficulty.js';
-import { verifyPow } from '../consensus/pow.js';
+import type { PowEngine } from '../consensus/powEngine.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
@@ -34,6 +34,8 @@ export interface VerifyDeps {
   difficulty: DifficultyRule;
   /** first block taking classic transactions (genesis `config.classicTxBlock`); undefined = never */
   classicTxBlock?: bigint;
+  /** the chain's proof of work */
+  pow: PowEngine;
 }
 
 export interface VerifiedBlock {
@@ -124,7 +126,9 @@ export async function verifyBlock(
     if (!equalBytes(header.receiptsRoot, b.receiptsRoot)) throw mismatch('receipts root', header.receiptsRoot, b.receiptsRoot);
     if (!equalBytes(header.logsBloom, b.logsBloom)) throw new InvalidBlock('logs bloom mismatch');
     if (!equalBytes(header.stateRoot, b.stateRoot)) throw mismatch('state root', header.stateRoot, b.stateRoot);
-    if (!verifyPow(sealHash(header), header.nonce, header.mixHash, header.difficulty)) throw new InvalidBlock('invalid proof of work');
+    const { number, nonce, mixHash, difficulty } = header;
+    const sealProblem = await deps.pow.check({ number, sealHash: sealHash(header), nonce, mixHash, difficulty });
+    if (sealProblem) throw new InvalidBlock(`invalid proof of work (${deps.pow.name}): ${sealProblem}`);
   } catch (err) {
     deps.nodes.discardWrites();
     throw err;

@@ -261,6 +261,10 @@ function decodeGenesis(raw: Record<string, unknown>, devDefault: boolean): Genes
     if (!isRecord(raw.config)) throw new BadValue('an object like {"chainId": 100}', { path: 'config', value: raw.config });
     if (raw.config.chainId != null) genesis.chainId = decodeAt('config.chainId', raw.config.chainId, bigint(1n, U64));
     if (raw.config.classicTxBlock != null) genesis.classicTxBlock = decodeAt('config.classicTxBlock', raw.config.classicTxBlock, bigint(0n, U64));
+    if (raw.config.ethash != null) {
+      if (!isRecord(raw.config.ethash)) throw new BadValue('an object, like {} (geth\'s convention)', { path: 'config.ethash', value: raw.config.ethash });
+      genesis.ethash = true;
+    }
   }
   const devControls = isRecord(raw.config) ? raw.config.devControls : undefined;
   genesis.devControls = devControls == null ? devDefault : decodeAt('config.devControls', devControls, bool);

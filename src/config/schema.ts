@@ -5,6 +5,7 @@
 
 import { isIP } from 'node:net';
 import type { GenesisSpec } from '../blockchain/genesis.js';
+import { POW_NAMES, type PowName } from '../consensus/powNames.js';
 import { validateMnemonic } from 'ethereum-cryptography/bip39/index.js';
 import { wordlist } from 'ethereum-cryptography/bip39/wordlists/english.js';
 import {
@@ -33,13 +34,15 @@ export interface Genesis extends GenesisSpec {
   chainId?: bigint;
   /** `config.classicTxBlock`: first block that takes classic (Ethereum legacy) transactions; undefined = never */
   classicTxBlock?: bigint;
+  /** the genesis file's `config` has `ethash: {}`: the chain seals with Ethash */
+  ethash?: boolean;
 }
 
 /** The loaded configuration: typed values only (bigint, Uint8Array), no hex strings. */
 export interface Config {
   datadir: string;
   verbosity: number;
-  chain: { chainId: bigint; networkId: bigint; hardfork: Hardfork };
+  chain: { chainId: bigint; networkId: bigint; hardfork: Hardfork; pow: PowName };
   genesis: Genesis;
   accounts: {
     mnemonic: string;
@@ -96,10 +99,10 @@ export interface Option<T> extends Codec<T> {
 }
 
 type Section<T> = { readonly [K in keyof T]-?: Option<T[K]> };
-/** The genesis section's `chainId` and `devControls` come from the genesis file's `config` member, not from options. */
+/** The genesis section's `chainId`, `devControls`, `classicTxBlock` and `ethash` come from the genesis file's `config` member, not from options. */
 export type Schema = {
   readonly [K in keyof Config]-?: K extends 'genesis'
-    ? Section<Omit<Genesis, 'chainId' | 'devControls' | 'classicTxBlock'>>
+    ? Section<Omit<Genesis, 'chainId' | 'devControls' | 'classicTxBlock' | 'ethash'>>
     : Config[K] extends string | number | unknown[] ? Option<Config[K]> : Section<Config[K]>;
 };
 
@@ -191,6 +194,7 @@ export const schema: Schema = {
     chainId: opt(bigint(1n, U64), 100, 'chain id used in transaction signatures (EIP-155 style)'),
     networkId: opt(bigint(1n, U64), 100, 'network id reported by net_version', ['networkid']),
     hardfork: opt(oneOf(HARDFORKS), 'petersburg', `EVM rules: ${HARDFORKS.join(', ')}`),
+    pow: opt(oneOf(POW_NAMES), 'keccak-pow', 'proof of work: keccak-pow (fast devnet default) or ethash (real miners); a genesis with config.ethash also selects ethash'),
   },
   genesis: {
     nonce: opt(bigint(0n, U64), '0x42', 'genesis block nonce'),

@@ -8,7 +8,14 @@ export const OP = {
   i64Const: 0x42, i32Eqz: 0x45, i32GeU: 0x4f, i64LtU: 0x54, i64GtU: 0x56, i64LeU: 0x58,
   i32Add: 0x6a, i32Sub: 0x6b, i64Add: 0x7c, i64And: 0x83, i64Or: 0x84, i64Xor: 0x85, i64Shl: 0x86,
   i64ShrU: 0x88, i64Rotl: 0x89, i64ExtendI32U: 0xad,
+  i32Load: 0x28, i32Store: 0x36, i32LtU: 0x49, i32Mul: 0x6c, i32RemU: 0x70, i32Xor: 0x73, i32Shl: 0x74,
 } as const;
+/** SIMD opcodes, each emitted after the 0xfd prefix (the multi-byte ones as their LEB128 bytes). */
+export const SIMD = {
+  v128Load: [0x00], v128Store: [0x0b], i32x4Splat: [0x11], i32x4ExtractLane: [0x1b], v128Xor: [0x51],
+  i32x4Mul: [0xb5, 0x01],
+} as const;
+export const V128 = 0x7b;
 export const I32 = 0x7f;
 export const I64 = 0x7e;
 /** Block type of a block/loop/if that yields nothing. */
@@ -45,6 +52,7 @@ export class Code {
   }
   get(local: number): this { return this.op(OP.localGet, ...uleb(local)); }
   set(local: number): this { return this.op(OP.localSet, ...uleb(local)); }
+  tee(local: number): this { return this.op(OP.localTee, ...uleb(local)); }
   i32(value: number): this { return this.op(OP.i32Const, ...sleb(BigInt(value))); }
   i64(value: bigint): this { return this.op(OP.i64Const, ...sleb(BigInt.asIntN(64, value))); }
   /** i64 at a fixed address. */
@@ -56,6 +64,20 @@ export class Code {
     return this.i32(0).get(value).op(OP.i64Store, 3, ...uleb(offset));
   }
   call(fn: number): this { return this.op(OP.call, ...uleb(fn)); }
+  /** Stores i64 local `value` at (i32 local `base`) + offset. */
+  store64At(base: number, offset: number, value: number): this {
+    return this.get(base).get(value).op(OP.i64Store, 3, ...uleb(offset));
+  }
+  /** One SIMD instruction with its immediates (memarg or lane index). */
+  simd(opcode: readonly number[], ...immediates: number[]): this {
+    return this.op(0xfd, ...opcode, ...immediates);
+  }
+  /** v128 at (address on the stack) + offset. */
+  v128Load(offset: number): this { return this.simd(SIMD.v128Load, 4, ...uleb(offset)); }
+  /** Stores the v128 on the stack at (address below it) + offset. */
+  v128Store(offset: number): this { return this.simd(SIMD.v128Store, 4, ...uleb(offset)); }
+  /** i32 at (address on the stack) + offset. */
+  i32Load(offset: number): this { return this.op(OP.i32Load, 2, ...uleb(offset)); }
 }
 
 /** One function of a module; its index is its position in the list given to assembleModule. */

@@ -8,6 +8,7 @@
 import type { Block, SignedTx } from '../chain/types.js';
 import type { Blockchain, RewindOptions } from '../blockchain/blockchain.js';
 import { decodeBlockParts, encodeBlock, headerHash } from '../chain/block.js';
+import type { PowEngine } from '../consensus/powEngine.js';
 import type { DifficultyRule } from '../consensus/difficulty.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
@@ -48,6 +49,8 @@ export interface BlockImporterDeps {
   difficulty: DifficultyRule;
   /** first block taking classic transactions (genesis `config.classicTxBlock`); undefined = never */
   classicTxBlock?: bigint;
+  /** the chain's proof of work: every imported seal is checked by it */
+  pow: PowEngine;
   /** on a running node: its write queue, and its commit (pool, participants) for head children */
   miner?: Miner;
   pool?: ImportPool;

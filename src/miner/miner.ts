@@ -25,8 +25,8 @@ export interface Seal {
   mix: Uint8Array;
 }
 
-/** Finds a nonce for `sealHash` at `difficulty`; undefined when aborted. */
-export type SealFunction = (sealHash: Uint8Array, difficulty: bigint, signal: AbortSignal) => Promise<Seal | undefined>;
+/** Finds a nonce for `sealHash` of block `number` at `difficulty`; undefined when aborted. */
+export type SealFunction = (sealHash: Uint8Array, difficulty: bigint, signal: AbortSignal, number: bigint) => Promise<Seal | undefined>;
 
 export interface MinerOptions {
   mode: MiningMode;
@@ -171,7 +171,8 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     this.chain.once('rewound', headMoved);
     let found: Seal | undefined;
     try {
-      found = await this.seal(sealHash(built.header), built.header.difficulty, AbortSignal.any([this.abort.signal, round.signal]));
+      const signal = AbortSignal.any([this.abort.signal, round.signal]);
+      found = await this.seal(sealHash(built.header), built.header.difficulty, signal, built.header.number);
     } finally {
       this.chain.off('newHead', headMoved);
       this.chain.off('rewound', headMoved);

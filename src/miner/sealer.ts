@@ -1,12 +1,14 @@
 // The Sealer finds proof-of-work nonces (design §4) in a piscina worker pool. It splits the nonce
 // space into bounded batches, keeps every worker fed, and stops all batches through shared abort
 // flags as soon as one finds a seal or the caller's signal fires: running tasks are never killed,
-// they notice the flag within a few milliseconds and return. It knows nothing about blocks.
+// they notice the flag within a few milliseconds and return. It knows nothing about blocks, nor
+// which PoW runs: the engine gives the target, the search context and the batch sizes.
 
 import { fileURLToPath } from 'node:url';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Piscina } from 'piscina';
-import { searchNonce, targetBytes } from '../consensus/pow.js';
+import { keccakPow, type PowEngine, type SearchContext } from '../consensus/powEngine.js';
+import { searchStep } from '../consensus/powSearchStep.js';
 import type { PowSearchResult, PowSearchTask } from '../../workers/powSearch.js';
 
 export interface SealerOptions {
@@ -14,8 +16,10 @@ export interface SealerOptions {
   threads: number;
   /** Compiled worker module; defaults to dist/workers/powSearch.js. */
   workerFile?: string;
-  /** Nonces per worker task; the default takes ~10-50 ms. */
+  /** Nonces per worker task; the engine's default takes ~10-250 ms. */
   batchSize?: number;
+  /** the chain's PoW (default keccak-pow) */
+  pow?: PowEngine;
 }
 
 export interface SealOptions {
@@ -24,6 +28,8 @@ export interface SealOptions {
   deterministic?: boolean;
   /** First nonce to try; random by default outside deterministic mode. */
   startNonce?: bigint;
+  /** the block's number (Ethash picks its epoch by it); default 0 */
+  number?: bigint;
 }
 
 export interface SealResult {
@@ -32,10 +38,7 @@ export interface SealResult {
 }
 
 const NONCE_SPACE = 1n << 64n;
-const DEFAULT_BATCH = 1 << 15;
-/** Below this difficulty (≈ expected hashes) a seal is found on the main thread faster than a worker round trip. */
-const INLINE_MAX_DIFFICULTY = 50_000n;
-/** Inline searching yields to the event loop after this many hashes. */
+/** Inline searching yields to the event loop after this many hashes (keccak-pow). */
 const INLINE_SLICE = 1 << 13;
 /** Two tasks per thread keep a worker busy while the previous result travels back. */
 const TASKS_PER_THREAD = 2;
@@ -74,6 +77,7 @@ export class Sealer {
   private pool: Piscina<PowSearchTask, PowSearchResult>;
   private readonly workerFile: string;
   private readonly batchSize: number;
+  private readonly pow: PowEngine;
   /** Task promises not yet settled, across pools (a retired pool finishes its tasks). */
   private readonly outstanding = new Set<Promise<unknown>>();
   private readonly retiring = new Set<Promise<void>>();
@@ -86,7 +90,8 @@ export class Sealer {
   constructor(options: SealerOptions) {
     this.threads = checkThreads(options.threads);
     this.workerFile = options.workerFile ?? defaultWorkerFile();
-    this.batchSize = options.batchSize ?? DEFAULT_BATCH;
+    this.pow = options.pow ?? keccakPow;
+    this.batchSize = options.batchSize ?? this.pow.tuning.batchSize;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 2 ** 31 - 1) {
       throw new RangeError('sealer batchSize must be an integer in [1, 2^31)');
     }
@@ -97,13 +102,15 @@ export class Sealer {
   async seal(sealHash: Uint8Array, difficulty: bigint, opts: SealOptions = {}): Promise<SealResult | undefined> {
     if (this.closed) throw new Error('sealer is closed');
     if (sealHash.length !== 32) throw new RangeError('sealHash must be 32 bytes');
-    const target = targetBytes(difficulty);
+    const target = this.pow.target(difficulty);
     const deterministic = opts.deterministic ?? false;
     const start = opts.startNonce ?? (deterministic ? 0n : randomStartNonce());
     if (start < 0n || start >= NONCE_SPACE) throw new RangeError('startNonce out of range');
     if (opts.signal?.aborted) return undefined;
-    if (difficulty <= INLINE_MAX_DIFFICULTY) return this.sealInline(sealHash, target, start, opts.signal);
-    return this.sealInPool(sealHash, target, start, deterministic, opts.signal);
+    const context = await this.pow.searchContext(opts.number ?? 0n);
+    if (opts.signal?.aborted || this.closed) return undefined;
+    if (difficulty <= this.pow.tuning.inlineMaxDifficulty) return this.sealInline(context, sealHash, target, start, opts.signal);
+    return this.sealInPool(context, sealHash, target, start, deterministic, opts.signal);
   }
 
   /** Hashes per second over the last few seconds, all threads (and inline searches) together. */
@@ -185,6 +192,7 @@ export class Sealer {
 
   /** Small difficulties: search on this thread in short slices, yielding between them. */
   private async sealInline(
+    context: SearchContext,
     sealHash: Uint8Array,
     target: Uint8Array,
     start: bigint,
@@ -199,7 +207,7 @@ export class Sealer {
         if (stopped || signal?.aborted) return undefined;
         const from = performance.now();
         const count = NONCE_SPACE - nonce < INLINE_SLICE ? Number(NONCE_SPACE - nonce) : INLINE_SLICE;
-        const hit = searchNonce(sealHash, target, nonce, count);
+        const hit = searchStep(context, sealHash, target, nonce, count);
         this.record(hit ? Number(hit.nonce - nonce) + 1 : count, from);
         if (hit) return hit;
         searched += BigInt(count);
@@ -217,6 +225,7 @@ export class Sealer {
    * final only once every batch below k has returned without one; batches above k are stopped.
    */
   private sealInPool(
+    context: SearchContext,
     sealHash: Uint8Array,
     target: Uint8Array,
     start: bigint,
@@ -263,7 +272,7 @@ export class Sealer {
         while (!finished && !best && inflight.size < this.threads * TASKS_PER_THREAD && issued < NONCE_SPACE) {
           const count = NONCE_SPACE - cursor < this.batchSize ? Number(NONCE_SPACE - cursor) : this.batchSize;
           const batch: Batch = { index: nextIndex++, abort: new Int32Array(new SharedArrayBuffer(4)) };
-          const task: PowSearchTask = { sealHash, target, start: cursor, count, abort: batch.abort };
+          const task: PowSearchTask = { context, sealHash, target, start: cursor, count, slice: this.pow.tuning.slice, abort: batch.abort };
           cursor = (cursor + BigInt(count)) % NONCE_SPACE;
           issued += BigInt(count);
           inflight.set(batch.index, batch);

@@ -5,7 +5,7 @@
 
 import type { Blockchain } from '../blockchain/blockchain.js';
 import { sealHash } from '../chain/block.js';
-import { powMix, powTarget, seedHash, targetBytes } from '../consensus/pow.js';
+import type { PowEngine } from '../consensus/powEngine.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
@@ -46,6 +46,7 @@ export class WorkPackages {
     private readonly chain: Blockchain,
     pool: TxPool,
     private readonly miner: Miner,
+    private readonly pow: PowEngine,
   ) {
     const bump = () => this.poolVersion++;
     pool.on('pendingTx', bump);
@@ -58,8 +59,8 @@ export class WorkPackages {
     const pkg = await this.currentPackage();
     return {
       sealHash: pkg.sealHash,
-      seedHash: seedHash(pkg.built.header.number),
-      target: targetBytes(pkg.built.header.difficulty),
+      seedHash: this.pow.seedHash(pkg.built.header.number),
+      target: this.pow.target(pkg.built.header.difficulty),
     };
   }
 
@@ -92,10 +93,11 @@ export class WorkPackages {
     const pkg = this.packages.get(bytesToHex(hash));
     if (!pkg) return false;
     if (!equalBytes(pkg.built.header.parentHash, this.chain.head.hash)) return false;
-    const mix = powMix(hash, nonce);
-    if (!equalBytes(mix, mixDigest)) return false;
-    if (bytesToBigint(mix) > powTarget(pkg.built.header.difficulty)) return false;
-    const block = await this.miner.commitSealed(pkg.built, { nonce: bytesToBigint(nonce), mix }, pkg.nodes);
+    const { number, difficulty } = pkg.built.header;
+    if (await this.pow.check({ number, sealHash: hash, nonce, mixHash: mixDigest, difficulty })) return false;
+    // The check awaited (an Ethash cache): the head may have moved meanwhile.
+    if (!equalBytes(pkg.built.header.parentHash, this.chain.head.hash)) return false;
+    const block = await this.miner.commitSealed(pkg.built, { nonce: bytesToBigint(nonce), mix: mixDigest }, pkg.nodes);
     if (!block) return false;
     this.packages.delete(bytesToHex(hash));
     return true;

@@ -62,7 +62,7 @@ const importDeps = (core: ChainCore & { config: Config }) => ({
   chain: core.chain,
   importer: new BlockImporter({
     chain: core.chain, builder: core.builder, nodes: core.nodes, chainId: 100n,
-    difficulty: difficultyRule(core.config, core.chain.genesis),
+    difficulty: difficultyRule(core.config, core.chain.genesis), pow: core.pow,
   }),
 });
 
@@ -218,7 +218,7 @@ t.test('settlements: built from the participants\' payouts, checked on import by
     chain: same.chain,
     importer: new BlockImporter({
       chain: same.chain, builder: same.builder, nodes: same.nodes, chainId: 100n,
-      difficulty: difficultyRule(same.config, same.chain.genesis), miner: same.miner,
+      difficulty: difficultyRule(same.config, same.chain.genesis), miner: same.miner, pow: same.pow,
     }),
   };
   await importChain(viaMiner, file);

@@ -49,6 +49,8 @@ export interface AdminContext {
   peers: StaticPeers;
   http: HttpControl;
   network: () => AdminNetwork | undefined;
+  /** which proof of work seals the chain (keccak-pow, ethash) */
+  pow: string;
 }
 
 const ALIASES = new Map([['eth', 'mc'], ['web3', 'libx'], ['chain3', 'libx']]);
@@ -95,7 +97,7 @@ export function adminMethods(ctx: AdminContext): Record<string, RpcMethod> {
         ports: { discovery: 0, listener: port },
         listenAddr,
         protocols: {
-          mc: { network: Number(ctx.networkId), difficulty: Number(td), genesis: bytesToHex(genesis.hash), head: bytesToHex(head.hash) },
+          mc: { network: Number(ctx.networkId), difficulty: Number(td), genesis: bytesToHex(genesis.hash), head: bytesToHex(head.hash), consensus: ctx.pow },
         },
       };
     }),

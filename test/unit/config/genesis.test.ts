@@ -1,6 +1,7 @@
 import t from 'tap';
 import path from 'node:path';
 import { parseGenesis, loadInvocation } from '../../../src/config/load.js';
+import { chainPow } from '../../../src/chainCore.js';
 
 const hex = (b: Uint8Array | undefined) => (b === undefined ? undefined : '0x' + Buffer.from(b).toString('hex'));
 const A = 'ab'.repeat(20);
@@ -99,4 +100,20 @@ t.test('config.devControls: devnet on, testnet preset off, genesis files off unl
   t.equal(parseGenesis({ config: { chainId: 100 } }, 'genesis.json').devControls, false, 'a real node\'s genesis');
   t.equal(parseGenesis({ config: { devControls: true } }, 'genesis.json').devControls, true);
   t.throws(() => parseGenesis({ config: { devControls: 2 } }, 'genesis.json'), /invalid genesis value for config.devControls in genesis.json: 2 \(expected true or false\)/);
+});
+
+t.test('config.ethash selects Ethash (geth\'s genesis convention)', async (t) => {
+  t.equal(parseGenesis({ config: { chainId: 100, ethash: {} } }, 'g.json').ethash, true);
+  t.equal(parseGenesis({ config: { chainId: 100 } }, 'g.json').ethash, undefined, 'no ethash member: keccak-pow');
+  t.throws(() => parseGenesis({ config: { ethash: true } }, 'g.json'), /invalid genesis value for config\.ethash in g\.json: true \(expected an object/);
+});
+
+t.test('a config file whose genesis has config.ethash runs Ethash', async (t) => {
+  const dir = t.testdir({ 'c.json': JSON.stringify({ genesis: { config: { chainId: 100, ethash: {} } } }) });
+  const c = loadInvocation(['--config', path.join(dir, 'c.json')], {}).config;
+  t.equal(c.genesis.ethash, true);
+  t.equal(chainPow(c), 'ethash', 'selected by the genesis');
+  const plain = loadInvocation([], {}).config;
+  t.equal(chainPow(plain), 'keccak-pow', 'the devnet default');
+  t.equal(chainPow(loadInvocation(['--chain.pow', 'ethash'], {}).config), 'ethash', 'selected by the option');
 });

@@ -11,7 +11,7 @@ t.test('defaults are the devnet values', async (t) => {
   const c = defaultConfig();
   t.equal(c.datadir, './data/devnet');
   t.equal(c.verbosity, 3);
-  t.same(c.chain, { chainId: 100n, networkId: 100n, hardfork: 'petersburg' });
+  t.same(c.chain, { chainId: 100n, networkId: 100n, hardfork: 'petersburg', pow: 'keccak-pow' });
   t.equal(c.genesis.nonce, 0x42n);
   t.equal(c.genesis.gasLimit, 9_000_000n);
   t.equal(c.genesis.difficulty, 0x200n);
@@ -127,12 +127,16 @@ t.test('presets', async (t) => {
   t.equal(test.mining.mode, 'interval');
   t.equal(test.mining.period, 10);
   t.equal(test.mining.difficulty, 'adjust');
+  t.equal(test.chain.pow, 'ethash', 'the testnet seals with Ethash');
+  t.equal(test.genesis.difficulty, 0x1000n, 'light mining on two cores seals it in seconds');
+  t.equal(test.mining.minimumDifficulty, 0x1000n);
   t.equal(test.accounts.devCount, 10);
   t.equal(test.datadir, './data/testnet');
   t.equal(test.rpc.port, 8545, 'unset keys come from the devnet defaults');
 
   const dev = load(['--config', 'devnet']);
   t.equal(dev.chain.chainId, 100n);
+  t.equal(dev.chain.pow, 'keccak-pow', 'the devnet keeps the fast keccak-pow');
   t.equal(dev.datadir, './data/devnet');
   t.same(dev.rpc, defaultConfig().rpc);
 

@@ -1,0 +1,20 @@
+// Builds the PoW engine a chain seals with (README "Proof of work and mining").
+
+import path from 'node:path';
+import { EthashCaches, type CacheLog } from './ethash/ethashCaches.js';
+import { EthashEngine } from './ethash/ethashEngine.js';
+import { keccakPow, type PowEngine, type PowName } from './powEngine.js';
+
+export interface PowSetup {
+  /** Ethash caches go to <datadir>/ethash/; none keeps them in memory */
+  datadir?: string;
+  log?: CacheLog;
+  /** generate Ethash caches on the calling thread instead of a worker */
+  inline?: boolean;
+}
+
+export function createPowEngine(name: PowName, setup: PowSetup = {}): PowEngine {
+  if (name === 'keccak-pow') return keccakPow;
+  const dir = setup.datadir === undefined ? undefined : path.join(setup.datadir, 'ethash');
+  return new EthashEngine(new EthashCaches({ dir, log: setup.log, inline: setup.inline }));
+}
