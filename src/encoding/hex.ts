@@ -107,6 +107,19 @@ export function decodeData(value: unknown, name: string | number, length?: numbe
   return bytes;
 }
 
+/**
+ * A storage position: any hex of 1 to 64 digits, leading zeros and odd length allowed (a mapping
+ * slot is a keccak hash passed as is, as geth accepts it), left-padded to 32 bytes.
+ */
+export function decodeStorageSlot(value: unknown, name: string | number): Uint8Array {
+  const body = requireHexString(value, name);
+  if (body.length === 0) throw invalidParams(`${argName(name)}: hex string "0x" has no digits`);
+  if (body.length > 64) throw invalidParams(`${argName(name)}: hex string too long, want at most 32 bytes`);
+  const bytes = parseHexBody(body.padStart(64, '0'));
+  if (bytes === undefined) throw invalidParams(`${argName(name)}: invalid hex string`);
+  return bytes;
+}
+
 export const decodeAddress = (value: unknown, name: string | number): Uint8Array => decodeData(value, name, 20);
 export const decodeHash = (value: unknown, name: string | number): Uint8Array => decodeData(value, name, 32);
 

@@ -3,7 +3,7 @@
 
 import { invalidParams } from '../errors.js';
 import {
-  decodeAddress, decodeBlockTag, decodeData, decodeHash, decodeQuantity, decodeUint64, type BlockTag,
+  decodeAddress, decodeBlockTag, decodeData, decodeHash, decodeQuantity, decodeStorageSlot, decodeUint64, type BlockTag,
 } from '../encoding/hex.js';
 import type { RpcMethod, RpcParams } from './types.js';
 
@@ -17,6 +17,8 @@ export const address: Codec<Uint8Array> = (v, i) => decodeAddress(v, i);
 export const hash: Codec<Uint8Array> = (v, i) => decodeHash(v, i);
 export const data: Codec<Uint8Array> = (v, i) => decodeData(v, i);
 export const quantity: Codec<bigint> = (v, i) => decodeQuantity(v, i);
+/** A storage position: hex of up to 32 bytes, leading zeros allowed (not a QUANTITY). */
+export const storageSlot: Codec<Uint8Array> = (v, i) => decodeStorageSlot(v, i);
 export const uint64: Codec<bigint> = (v, i) => decodeUint64(v, i);
 export const blockTag: Codec<BlockTag> = (v, i) => decodeBlockTag(v, i);
 export const string: Codec<string> = (v, i) => {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import {
-  decodeQuantity, decodeData, decodeAddress, decodeBlockTag, encodeQuantity, bytesToHex, hexToBytes, encodeWord,
+  decodeQuantity, decodeData, decodeAddress, decodeBlockTag, decodeStorageSlot, encodeQuantity, bytesToHex, hexToBytes, encodeWord,
 } from '../../../src/encoding/hex.js';
 import { NodeError } from '../../../src/errors.js';
 
@@ -26,6 +26,21 @@ t.test('QUANTITY decoding follows the interface rules', async (t) => {
   t.ok(invalid(() => decodeQuantity('-0x1', 0), /without 0x prefix/));
   t.ok(invalid(() => decodeQuantity('0x1' + '0'.repeat(64), 0), /> 256 bits/));
   t.ok(invalid(() => decodeQuantity('0x10000000000000000', 0, 64), /> 64 bits/));
+});
+
+t.test('a storage position is any hex of up to 32 bytes, left-padded', async (t) => {
+  const word = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? n : 0));
+  t.same(decodeStorageSlot('0x0', 1), word(0));
+  t.same(decodeStorageSlot('0x01', 1), word(1), 'a leading zero digit is accepted');
+  t.same(decodeStorageSlot('0x001', 1), word(1), 'odd length too');
+  t.same(decodeStorageSlot('0x' + '00'.repeat(31) + '2a', 1), word(42), 'a full 32-byte word');
+  t.same(decodeStorageSlot('0x0F', 1), word(15), 'upper-case digits');
+  t.ok(invalid(() => decodeStorageSlot('0x', 1), /argument 1.*no digits/));
+  t.ok(invalid(() => decodeStorageSlot('0x1' + '0'.repeat(64), 1), /argument 1: hex string too long, want at most 32 bytes/));
+  t.ok(invalid(() => decodeStorageSlot('0x0g', 1), /argument 1: invalid hex string/));
+  t.ok(invalid(() => decodeStorageSlot('12', 1), /without 0x prefix/));
+  t.ok(invalid(() => decodeStorageSlot(1, 1), /expected a hex string, got number/));
+  t.ok(invalid(() => decodeQuantity('0x01', 1), /leading zero/), 'QUANTITY stays strict');
 });
 
 t.test('DATA decoding follows the interface rules', async (t) => {

@@ -3,7 +3,7 @@
 import { Address } from '@ethereumjs/util';
 import { bigintToFixed, keccak256 } from '../../../encoding/bytes.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
-import { address, blockTag, method, quantity, withDefault } from '../../params.js';
+import { address, blockTag, method, storageSlot, withDefault } from '../../params.js';
 import type { RpcMethod } from '../../types.js';
 import { resolveState, type McContext, type StateAt } from './context.js';
 
@@ -32,9 +32,8 @@ export function stateMethods(ctx: McContext): Record<string, RpcMethod> {
         : await ctx.world.getCode(at.header.stateRoot, addr);
       return bytesToHex(code);
     }),
-    mc_getStorageAt: method([address, quantity, latest], async (addr, position, tag) => {
+    mc_getStorageAt: method([address, storageSlot, latest], async (addr, slot, tag) => {
       const at = await resolveState(ctx, tag);
-      const slot = bigintToFixed(position, 32);
       if (at.pendingState) {
         const sm = at.pendingState;
         const acct = await sm.getAccount(new Address(addr));
