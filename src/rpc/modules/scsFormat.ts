@@ -75,7 +75,8 @@ export function scsReceipt(receipt: AppReceipt, at: Position): { [key: string]: 
     })),
     logsBloom: d(receipt.logsBloom),
     failed: receipt.status === 0,
-    status: BigInt(receipt.status),
+    // QUANTITY in both variants (rpcdebug too): the one integer field the SCS writes as hex.
+    status: encodeQuantity(receipt.status),
   };
   if (tx.shardingFlag === 1n) out.result = d(receipt.returnValue);
   return out;
