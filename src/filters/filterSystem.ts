@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { bytesToBigint } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
-import { limitExceeded, refused } from '../errors.js';
+import { limitExceeded, notFound, refused } from '../errors.js';
 import {
   DEFAULT_LOG_LIMITS, blockLogs, bloomMatcher, bloomMayMatch, checkCriteria, pendingLogs, queryLogs,
   type BloomMatcher, type LogChain, type LogEntry, type LogLimits, type LogQuery, type LogSources, type PendingSource,
@@ -69,7 +69,7 @@ interface LogFilter extends FilterBase {
 }
 type Filter = HashFilter | LogFilter;
 
-const notFound = () => refused('filter not found');
+const filterNotFound = () => notFound('filter not found');
 
 export class FilterSystem {
   private readonly filters = new Map<bigint, Filter>();
@@ -182,10 +182,10 @@ export class FilterSystem {
 
   private live(id: bigint): Filter {
     const f = this.filters.get(id);
-    if (!f) throw notFound();
+    if (!f) throw filterNotFound();
     if (this.expired(f)) {
       this.filters.delete(id);
-      throw notFound();
+      throw filterNotFound();
     }
     return f;
   }

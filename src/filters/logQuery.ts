@@ -5,7 +5,7 @@ import type { Block, Log, Receipt, SignedTx } from '../chain/types.js';
 import { addToBloom } from '../chain/block.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { BlockTag } from '../encoding/hex.js';
-import { limitExceeded, refused } from '../errors.js';
+import { limitExceeded, notFound, refused } from '../errors.js';
 import type { BloomSource } from './blockBlooms.js';
 
 /** What a log must match: any of `addresses` (empty: any), and per topic position any of its options. */
@@ -180,7 +180,7 @@ export async function queryLogs(sources: LogSources, query: LogQuery, limits: Lo
   const out: LogEntry[] = [];
   if (query.blockHash) {
     const block = await chain.getBlockByHash(query.blockHash);
-    if (!block) throw refused('unknown block');
+    if (!block) throw notFound('unknown block');
     if (bloomMayMatch(block.header.logsBloom, query.criteria)) addLogs(out, await minedBlockLogs(chain, block.hash, query.criteria), limits);
     return out;
   }

@@ -23,6 +23,9 @@ const REVERTED = 'execution reverted';
 const KIND_TO_ERROR: { readonly [K in ErrorKind]: (err: NodeError, debug: boolean) => RpcErrorObject } = {
   [ErrorKind.InvalidParams]: (e) => withData(RpcCode.InvalidParams, e.message, e.data),
   [ErrorKind.Refused]: (e) => withData(RpcCode.Server, e.message, e.data),
+  [ErrorKind.TxRejected]: (e) => withData(RpcCode.Server, e.message, e.data),
+  [ErrorKind.NotFound]: (e) => withData(RpcCode.Server, e.message, e.data),
+  [ErrorKind.ExecutionFailed]: (e) => withData(RpcCode.Server, e.message, e.data),
   [ErrorKind.Unauthorized]: (e) => withData(RpcCode.Server, e.message, e.data),
   [ErrorKind.LimitExceeded]: (e) => withData(RpcCode.LimitExceeded, e.message, e.data),
   [ErrorKind.Reverted]: (e) => withData(RpcCode.Reverted, revertMessage(e.message), revertData(e.data)),

@@ -6,7 +6,7 @@ import type { Common } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Header, SignedTx } from '../chain/types.js';
-import { refused } from '../errors.js';
+import { notFound } from '../errors.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { CallExecutor } from '../execution/call.js';
@@ -218,5 +218,5 @@ export class AppChain {
 }
 
 export function unknownAppChain(address: Uint8Array): Error {
-  return refused(`unknown app chain ${bytesToHex(address)}: this SCS does not serve it`);
+  return notFound(`unknown app chain ${bytesToHex(address)}: this SCS does not serve it`);
 }

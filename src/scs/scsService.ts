@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { EMPTY_TRIE_ROOT } from '../chain/block.js';
-import { ConfigError, invalidParams, limitExceeded, refused } from '../errors.js';
+import { ConfigError, invalidParams, limitExceeded, refused, txRejected } from '../errors.js';
 import { bigintToBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Logger } from '../log.js';
@@ -147,7 +147,7 @@ export class ScsService implements BlockParticipant {
 
   /** Takes an app-chain transaction from the VNODE; resolves once it is journaled. */
   async submit(tx: SignedTx): Promise<void> {
-    if (tx.via === null || !equalBytes(tx.via, this.o.vnodeAddress)) throw refused('via error');
+    if (tx.via === null || !equalBytes(tx.via, this.o.vnodeAddress)) throw txRejected('via error');
     checkAppTx(tx);
     const chain = this.chain(tx.to!);
     const release = await this.acquire();

@@ -8,6 +8,9 @@ t.test('each kind maps to its code', async (t) => {
   const expected: Record<ErrorKind, number> = {
     invalidParams: -32602,
     refused: -32000,
+    txRejected: -32000,
+    notFound: -32000,
+    executionFailed: -32000,
     unauthorized: -32000,
     limitExceeded: -32005,
     reverted: 3,
