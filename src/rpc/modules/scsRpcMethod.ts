@@ -115,9 +115,10 @@ async function anyCall(chain: AppChain, dapp: Uint8Array, sender: Uint8Array | u
   if (typeof fn !== 'string') throw invalidParams('invalid argument Params: the first element must be the function name');
   const entry = chain.registeredDapp(dapp);
   if (!entry) throw refused(`Dapp ${bytesToHex(dapp)} is not registered in the DappBase of app chain ${chain.key}`);
-  const abi = abiOrParamsError(() => findFunction(entry.abi, fn, args.length));
-  const values = args.map((arg, i) => abiOrParamsError(() => fromJson(abi.inputs[i], arg)));
-  const input = concatBytes(abi.selector, abiOrParamsError(() => encodeAbi(abi.inputs, values)));
+  // An AbiError here is a bad Params member: toRpcError says so.
+  const abi = findFunction(entry.abi, fn, args.length);
+  const values = args.map((arg, i) => fromJson(abi.inputs[i], arg));
+  const input = concatBytes(abi.selector, encodeAbi(abi.inputs, values));
   const output = await directCall(chain, sender, dapp, input);
   let decoded: AbiValue[];
   try {
@@ -127,15 +128,6 @@ async function anyCall(chain: AppChain, dapp: Uint8Array, sender: Uint8Array | u
   }
   if (decoded.length === 0) return null;
   return decoded.length === 1 ? toJson(decoded[0]) : decoded.map(toJson);
-}
-
-function abiOrParamsError<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof AbiError) throw invalidParams(`invalid argument Params: ${err.message}`);
-    throw err;
-  }
 }
 
 /** A JSON argument as the ABI type wants it: integers from numbers or decimal/hex strings, bytes from hex. */
