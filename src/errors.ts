@@ -43,6 +43,18 @@ export const notFound = (message: string): NodeError => new NodeError(ErrorKind.
 export const executionFailed = (message: string): NodeError => new NodeError(ErrorKind.ExecutionFailed, message);
 export const limitExceeded = (what: string): NodeError => new NodeError(ErrorKind.LimitExceeded, `limit exceeded: ${what}`);
 
+/**
+ * A value could not be decoded (bad hex, wrong length, malformed RLP). `reason` says what is wrong
+ * and nothing about where the value came from: the caller adds that (rpc/params.ts names the
+ * argument, a config loader the key).
+ */
+export class DecodeError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'DecodeError';
+  }
+}
+
 /** Startup and configuration failures: the CLI prints the message and exits non-zero. */
 export class ConfigError extends Error {
   constructor(message: string) {

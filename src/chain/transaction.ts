@@ -3,7 +3,7 @@
 
 import { RLP } from '@ethereumjs/rlp';
 import secp256k1 from 'secp256k1';
-import { invalidParams, refused } from '../errors.js';
+import { DecodeError, refused } from '../errors.js';
 import { bigintToBytes, bytesToBigint, keccak256 } from '../encoding/bytes.js';
 import { publicKeyToAddress } from '../encoding/address.js';
 import type { Address, SignedTx, TxFields } from './types.js';
@@ -72,7 +72,7 @@ export function signTransaction(tx: TxFields, privateKey: Uint8Array, chainId: b
 const FIELD_NAMES = ['nonce', 'syscnt', 'gasPrice', 'gas', 'to', 'value', 'input', 'shardingFlag', 'via', 'v', 'r', 's'];
 const INT_MAX_BYTES: Record<number, number> = { 0: 8, 1: 8, 2: 32, 3: 32, 5: 32, 7: 8, 9: 32, 10: 32, 11: 32 };
 
-const malformed = (what: string) => invalidParams(`invalid argument 0: rlp: ${what}`);
+const malformed = (what: string) => new DecodeError(`rlp: ${what}`);
 const invalidSignature = () => refused('invalid sender: invalid signature');
 
 function byteItem(items: unknown[], index: number): Uint8Array {

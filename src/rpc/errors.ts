@@ -1,7 +1,7 @@
 // The one place where failures become JSON-RPC error objects. Domain code throws NodeError with
 // a kind; KIND_TO_ERROR has one entry per kind, so adding a kind without a code fails to compile.
 
-import { ErrorKind, NodeError } from '../errors.js';
+import { DecodeError, ErrorKind, NodeError } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { ChainFileError } from '../chainFile/chainFileError.js';
 import { AbiError } from '../scs/abi.js';
@@ -52,6 +52,8 @@ export function toRpcError(err: unknown, debug: boolean): RpcErrorObject {
 // Errors of modules that also serve the CLI (which prints them as they stand) and so are not
 // NodeErrors. Each reaches RPC through exactly one parameter, named here.
 function fromDomainClass(err: unknown): RpcErrorObject | undefined {
+  // A decode error that no codec attributed to an argument (rpc/params.ts decodeArg does that).
+  if (err instanceof DecodeError) return { code: RpcCode.InvalidParams, message: err.reason };
   // admin_exportChain / admin_importChain: the message names the refused file or block.
   if (err instanceof ChainFileError) return { code: RpcCode.Server, message: err.message };
   // scs_createAppChain's one argument, the app chain object.

@@ -6,7 +6,7 @@ import { invalidParams } from '../../errors.js';
 import { bytesToHex, decodeBlockTag, decodeUint64, type BlockTag } from '../../encoding/hex.js';
 import { toChecksumAddress } from '../../encoding/address.js';
 import {
-  address, count, data, hash, member, method, objectParam, optional, withDefault, type Codec,
+  address, count, data, decodeArg, hash, member, method, objectParam, optional, withDefault, type Codec,
 } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import { Dispatcher } from '../dispatch.js';
@@ -23,13 +23,13 @@ export const SCS_PROTOCOL_VERSION = '0x1';
 /** A nonce as a JSON number or a QUANTITY (chain3 passes the user's value unformatted). */
 export const nonce: Codec<bigint> = (v, i) => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  return decodeUint64(v, i);
+  return decodeArg(i, () => decodeUint64(v));
 };
 
 /** A block number (JSON number or QUANTITY) or earliest/latest; `pending` is refused. */
 export const scsBlockTag: Codec<bigint | 'earliest' | 'latest'> = (v, i) => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  const tag = decodeBlockTag(v, i);
+  const tag = decodeArg(i, () => decodeBlockTag(v));
   if (tag === 'pending') throw invalidParams(`invalid argument ${i}: app chains have no pending block; use a number, "earliest" or "latest"`);
   return tag;
 };

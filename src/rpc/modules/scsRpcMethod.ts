@@ -4,7 +4,9 @@
 // GetTxpool like scs_getTxpool, GetTxpoolCount `{pending, queued}`, GetDappState 0 or 1.
 
 import { invalidParams, refused } from '../../errors.js';
+import { DecodeError } from '../../errors.js';
 import { bytesToHex, decodeAddress, decodeData, decodeHash, decodeQuantity, decodeUint64 } from '../../encoding/hex.js';
+import { decodeArg } from '../params.js';
 import { AbiError, decodeAbi, encodeAbi, findFunction, type AbiType, type AbiValue } from '../../scs/abi.js';
 import { concatBytes } from '../../encoding/bytes.js';
 import { RawJson, exactJson } from '../rawJson.js';
@@ -18,12 +20,12 @@ import { debugBlock, poolShape, scsReceiptResult, scsTransactionResult, type Sha
 type Named<T> = (value: unknown, name: string) => T;
 type Args = { get<T>(name: string, codec: Named<T>): T; opt<T>(name: string, codec: Named<T>, fallback: T): T };
 
-const address: Named<Uint8Array> = (v, n) => decodeAddress(v, n);
-const hash: Named<Uint8Array> = (v, n) => decodeHash(v, n);
+const address: Named<Uint8Array> = (v, n) => decodeArg(n, () => decodeAddress(v));
+const hash: Named<Uint8Array> = (v, n) => decodeArg(n, () => decodeHash(v));
 /** An integer as a JSON number or a QUANTITY string. */
 const integer: Named<bigint> = (v, n) => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  if (typeof v === 'string') return decodeUint64(v, n);
+  if (typeof v === 'string') return decodeArg(n, () => decodeUint64(v));
   throw invalidParams(`invalid argument ${n}: expected a non-negative integer`);
 };
 const small: Named<number> = (v, n) => Number(integer(v, n));
@@ -132,23 +134,30 @@ async function anyCall(chain: AppChain, dapp: Uint8Array, sender: Uint8Array | u
 
 /** A JSON argument as the ABI type wants it: integers from numbers or decimal/hex strings, bytes from hex. */
 function fromJson(t: AbiType, v: unknown): AbiValue {
-  const where = `invalid argument Params: ${t.name}`;
+  const hex = <T>(decode: () => T): T => {
+    try {
+      return decode();
+    } catch (err) {
+      if (err instanceof DecodeError) throw new AbiError(`${t.name}: ${err.reason}`);
+      throw err;
+    }
+  };
   switch (t.kind) {
     case 'uint':
     case 'int':
       if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
       if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
-      if (typeof v === 'string') return decodeQuantity(v, where);
+      if (typeof v === 'string') return hex(() => decodeQuantity(v));
       throw new AbiError(`${t.name}: expected an integer (number, decimal or hex string)`);
     case 'bool':
       if (typeof v === 'boolean') return v;
       if (v === 'true' || v === 'false') return v === 'true';
       throw new AbiError('bool: expected true or false');
     case 'address':
-      return decodeAddress(v, where);
+      return hex(() => decodeAddress(v));
     case 'fixedBytes':
     case 'bytes':
-      return decodeData(v, where);
+      return hex(() => decodeData(v));
     case 'string':
       if (typeof v !== 'string') throw new AbiError('string: expected a string');
       return v;

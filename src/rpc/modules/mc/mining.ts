@@ -2,7 +2,7 @@
 
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
 import type { WorkPackages } from '../../../miner/workPackages.js';
-import { data, hash, method, quantity, type Codec } from '../../params.js';
+import { data, decodeArg, hash, method, quantity, type Codec } from '../../params.js';
 import { decodeData } from '../../../encoding/hex.js';
 import type { RpcMethod } from '../../types.js';
 
@@ -12,7 +12,7 @@ export interface MiningContext {
   localHashrate: () => number;
 }
 
-const nonce8: Codec<Uint8Array> = (v, i) => decodeData(v, i, 8);
+const nonce8: Codec<Uint8Array> = (v, i) => decodeArg(i, () => decodeData(v, 8));
 
 export function miningMethods(ctx: MiningContext): Record<string, RpcMethod> {
   return {

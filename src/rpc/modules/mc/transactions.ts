@@ -5,7 +5,7 @@ import { refused } from '../../../errors.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
 import type { CallRequest } from '../../../execution/call.js';
 import {
-  address, blockTag, data, member, method, objectParam, quantity, uint64, withDefault, type Codec,
+  address, blockTag, data, decodeArg, member, method, objectParam, quantity, uint64, withDefault, type Codec,
 } from '../../params.js';
 import type { RpcMethod } from '../../types.js';
 import { resolveState, type McContext } from './context.js';
@@ -81,7 +81,7 @@ export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
   return {
     mc_sendTransaction: method([txRequest], (req) => send(req)),
     mc_sendRawTransaction: method([data], async (raw) => {
-      const tx = ctx.decodeRaw(raw);
+      const tx = decodeArg(0, () => ctx.decodeRaw(raw));
       await ctx.submit(tx);
       return bytesToHex(tx.hash);
     }),
