@@ -1,11 +1,11 @@
 // What the mc_* handlers need from the node, and how a block tag becomes a block or a state.
 
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, SignedTx } from '../../../chain/types.js';
 import type { BlockTag } from '../../../encoding/hex.js';
-import { refused } from '../../../errors.js';
+import { notFound } from '../../../errors.js';
 import type { Blockchain } from '../../../blockchain/blockchain.js';
 import type { WorldState } from '../../../state/worldState.js';
+import { pendingStateReader, storedStateReader, type StateReader } from '../../../state/stateReader.js';
 import type { TxPool } from '../../../txpool/txPool.js';
 import type { Miner } from '../../../miner/miner.js';
 import type { PendingBlock, PendingBlockCache } from '../../../miner/pendingBlock.js';
@@ -40,16 +40,11 @@ export async function resolveBlock(ctx: McContext, tag: BlockTag): Promise<Resol
   return block && { kind: 'mined', block };
 }
 
-/** A state to read: a stored root, or the pending block's state manager. */
-export interface StateAt {
-  header: Header;
-  pendingState?: MerkleStateManager;
-}
-
-export async function resolveState(ctx: McContext, tag: BlockTag): Promise<StateAt> {
-  if (tag === 'latest') return { header: ctx.chain.head.header };
+/** The state a block tag names: a stored root, or the pending block's state. */
+export async function resolveState(ctx: McContext, tag: BlockTag): Promise<StateReader> {
+  if (tag === 'latest') return storedStateReader(ctx.world, ctx.chain.head.header);
   const resolved = await resolveBlock(ctx, tag);
-  if (!resolved) throw refused('header not found');
-  if (resolved.kind === 'pending') return { header: resolved.pending.header, pendingState: resolved.pending.state };
-  return { header: resolved.block.header };
+  if (!resolved) throw notFound('header not found');
+  if (resolved.kind === 'pending') return pendingStateReader(resolved.pending.header, resolved.pending.state);
+  return storedStateReader(ctx.world, resolved.block.header);
 }
