@@ -12,7 +12,6 @@ import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
 import { Blockchain } from './blockchain/blockchain.js';
 import { decodeTransaction } from './chain/transaction.js';
-import type { SignedTx } from './chain/types.js';
 import { TxPool } from './txpool/txPool.js';
 import { Miner, type SealFunction } from './miner/miner.js';
 import { PendingBlockCache } from './miner/pendingBlock.js';
@@ -21,6 +20,8 @@ import { CallExecutor } from './execution/call.js';
 import { Wallet } from './accounts/wallet.js';
 import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.js';
 import { KeyManager } from './accounts/keyManager.js';
+import { TxSigner } from './accounts/signer.js';
+import { TxSubmitter } from './txpool/submitter.js';
 import { loadOrCreateNodeKey, nodeIdOf } from './admin/nodeKey.js';
 import { StaticPeers } from './admin/staticPeers.js';
 import { createLogger, type Logger } from './log.js';
@@ -160,19 +161,13 @@ export class McNode {
     if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);
 
     let scs: ScsService | undefined;
-    const submit = async (tx: SignedTx) => {
-      if (tx.shardingFlag === 0n) return pool.add(tx);
-      if (!scs) throw refused('app-chain transactions (shardingFlag 1-3) need the SCS service');
-      await scs.submit(tx);
-    };
+    const submitter = new TxSubmitter(pool, () => scs);
+    const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
     const mc: McContext = {
       chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice,
       decodeRaw: (raw) => decodeTransaction(raw, chainId),
-      submit,
-      appChainNonce: async (appChain, from) => {
-        if (!scs) throw refused('app-chain transactions (shardingFlag 1-3) need the SCS service');
-        return scs.chain(appChain).nextNonce(from);
-      },
+      signer,
+      submitter,
     };
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => 0 };
     // Handlers run only once the node exists; they reach its HTTP endpoint through `self`.

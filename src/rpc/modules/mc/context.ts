@@ -11,6 +11,8 @@ import type { Miner } from '../../../miner/miner.js';
 import type { PendingBlock, PendingBlockCache } from '../../../miner/pendingBlock.js';
 import type { CallExecutor } from '../../../execution/call.js';
 import type { Wallet } from '../../../accounts/wallet.js';
+import type { TxSigner } from '../../../accounts/signer.js';
+import type { TxSubmitter } from '../../../txpool/submitter.js';
 
 export interface McContext {
   chain: Blockchain;
@@ -25,10 +27,10 @@ export interface McContext {
   gasPrice: () => bigint;
   /** decodes and checks a raw transaction for this chain */
   decodeRaw: (raw: Uint8Array) => SignedTx;
+  /** fills defaults and signs a transaction request */
+  signer: TxSigner;
   /** hands a signed transaction to the pool (or the SCS for app-chain flags); resolves once journaled */
-  submit: (tx: SignedTx) => Promise<void>;
-  /** next nonce of `from` on an app chain (transactions with shardingFlag 1–3 use it) */
-  appChainNonce: (appChain: Uint8Array, from: Uint8Array) => Promise<bigint>;
+  submitter: TxSubmitter;
 }
 
 export type ResolvedBlock = { kind: 'mined'; block: Block } | { kind: 'pending'; pending: PendingBlock };
