@@ -18,13 +18,13 @@ export const HARDFORKS = [
   'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london',
 ] as const;
 export type Hardfork = (typeof HARDFORKS)[number];
-export const MINING_MODES = ['instant', 'interval', 'mixed', 'remote', 'off'] as const;
-export type MiningMode = (typeof MINING_MODES)[number];
+import { MINING_MODES, type MiningMode } from '../miner/miningMode.js';
+export { MINING_MODES, type MiningMode };
 export const DIFFICULTY_RULES = ['fixed', 'adjust'] as const;
 export type DifficultyRule = (typeof DIFFICULTY_RULES)[number];
 /** Namespaces the VNODE can serve over HTTP (`rpc.api`); `eth` and `web3`/`chain3` are accepted as aliases. */
-export const RPC_NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc'] as const;
-export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
+import { NAMESPACES as RPC_NAMESPACES, NAMESPACE_ALIASES, type Namespace as RpcNamespace } from '../rpc/namespaces.js';
+export { RPC_NAMESPACES, type RpcNamespace };
 
 /** The main chain's genesis block, decoded (design §2). */
 export interface Genesis extends GenesisSpec {
@@ -139,7 +139,6 @@ const serviceAddress: Codec<string> = {
     return value;
   },
 };
-const NAMESPACE_ALIASES = new Map<string, RpcNamespace>([['eth', 'mc'], ['web3', 'libx'], ['chain3', 'libx']]);
 const namespaces: Codec<RpcNamespace[]> = {
   arg: '<list>',
   expected: `a comma-separated list of ${RPC_NAMESPACES.join(', ')}`,

@@ -14,8 +14,8 @@ import type { TxPool } from '../txpool/txPool.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { BlockBuilder, BuiltBlock } from './blockBuilder.js';
 
-export const MINING_MODES = ['instant', 'interval', 'mixed', 'remote', 'off'] as const;
-export type MiningMode = (typeof MINING_MODES)[number];
+import type { MiningMode } from './miningMode.js';
+export { MINING_MODES, type MiningMode } from './miningMode.js';
 
 export interface Seal {
   nonce: bigint;

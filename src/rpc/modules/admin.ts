@@ -9,7 +9,7 @@ import { bytesToHex } from '../../encoding/hex.js';
 import { invalidParams, refused } from '../../errors.js';
 import { count, method, optional, string, withDefault, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
-import { NAMESPACES } from './index.js';
+import { NAMESPACES, NAMESPACE_ALIASES } from '../namespaces.js';
 import type { VnodeInfo } from './vnode.js';
 
 /** The real node's p2p port; nothing listens on it here, but the enode URL carries it. */
@@ -42,12 +42,10 @@ export interface AdminContext {
   http: HttpControl;
 }
 
-const ALIASES = new Map([['eth', 'mc'], ['web3', 'libx'], ['chain3', 'libx']]);
-
 /** A comma-separated namespace list, as --rpcapi takes it. */
 const apiList: Codec<string[]> = (v, i) => {
   const names = string(v, i).split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
-  const out = names.map((n) => ALIASES.get(n) ?? n);
+  const out = names.map((n) => NAMESPACE_ALIASES.get(n) ?? n);
   const unknown = out.find((n) => !(NAMESPACES as readonly string[]).includes(n));
   if (unknown !== undefined) throw invalidParams(`invalid argument ${i}: unknown namespace "${unknown}"`);
   return [...new Set(out)];
