@@ -50,12 +50,17 @@ export const boolean: Codec<boolean> = (v, i) => {
   if (typeof v !== 'boolean') throw new ParamError(i, 'expected a boolean');
   return v;
 };
-/** An unsigned JSON number or a QUANTITY string (counts, durations). */
-export const count: Codec<number> = (v, i) => {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
-  if (typeof v === 'string') return Number(uint64(v, i));
-  throw new ParamError(i, 'expected a non-negative integer');
-};
+/**
+ * The one integer-or-quantity codec: an unsigned safe JSON number or a 64-bit QUANTITY string
+ * (nonces, indexes, counts, durations; chain3 and the SCS tools pass either).
+ */
+export function integer(v: unknown, argument: number | string): bigint {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === 'string') return decodeArg(argument, () => decodeUint64(v));
+  throw new ParamError(argument, 'expected a non-negative integer');
+}
+/** `integer` as a JS number. */
+export const count: Codec<number> = (v, i) => Number(integer(v, i));
 
 /** Absent or null → undefined. */
 export function optional<T>(codec: Codec<T>): OptionalCodec<T | undefined> {

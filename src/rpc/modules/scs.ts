@@ -3,10 +3,10 @@
 // queries (scsQueries.ts) are shared with the rpcdebug variant (scsRpcMethod.ts).
 
 import { invalidParams } from '../../errors.js';
-import { bytesToHex, decodeBlockTag, decodeUint64, type BlockTag } from '../../encoding/hex.js';
+import { bytesToHex, decodeBlockTag, type BlockTag } from '../../encoding/hex.js';
 import { toChecksumAddress } from '../../encoding/address.js';
 import {
-  address, count, data, decodeArg, hash, member, method, objectParam, optional, withDefault, type Codec,
+  address, count, data, decodeArg, hash, integer, member, method, objectParam, optional, withDefault, type Codec,
 } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import { Dispatcher } from '../dispatch.js';
@@ -21,10 +21,7 @@ import {
 export const SCS_PROTOCOL_VERSION = '0x1';
 
 /** A nonce as a JSON number or a QUANTITY (chain3 passes the user's value unformatted). */
-export const nonce: Codec<bigint> = (v, i) => {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  return decodeArg(i, () => decodeUint64(v));
-};
+export const nonce: Codec<bigint> = integer;
 
 /** A block number (JSON number or QUANTITY) or earliest/latest; `pending` is refused. */
 export const scsBlockTag: Codec<bigint | 'earliest' | 'latest'> = (v, i) => {

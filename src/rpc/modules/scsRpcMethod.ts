@@ -5,8 +5,8 @@
 
 import { invalidParams, refused } from '../../errors.js';
 import { DecodeError } from '../../errors.js';
-import { bytesToHex, decodeAddress, decodeData, decodeHash, decodeQuantity, decodeUint64 } from '../../encoding/hex.js';
-import { decodeArg } from '../params.js';
+import { bytesToHex, decodeAddress, decodeData, decodeHash, decodeQuantity } from '../../encoding/hex.js';
+import { decodeArg, integer as paramInteger } from '../params.js';
 import { AbiError, decodeAbi, encodeAbi, findFunction, type AbiType, type AbiValue } from '../../scs/abi.js';
 import { concatBytes } from '../../encoding/bytes.js';
 import { RawJson, exactJson } from '../rawJson.js';
@@ -23,11 +23,7 @@ type Args = { get<T>(name: string, codec: Named<T>): T; opt<T>(name: string, cod
 const address: Named<Uint8Array> = (v, n) => decodeArg(n, () => decodeAddress(v));
 const hash: Named<Uint8Array> = (v, n) => decodeArg(n, () => decodeHash(v));
 /** An integer as a JSON number or a QUANTITY string. */
-const integer: Named<bigint> = (v, n) => {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  if (typeof v === 'string') return decodeArg(n, () => decodeUint64(v));
-  throw invalidParams(`invalid argument ${n}: expected a non-negative integer`);
-};
+const integer: Named<bigint> = paramInteger;
 const small: Named<number> = (v, n) => Number(integer(v, n));
 const list: Named<unknown[]> = (v, n) => {
   if (!Array.isArray(v)) throw invalidParams(`invalid argument ${n}: expected an array`);

@@ -2,7 +2,7 @@
 
 import t from 'tap';
 import { NodeError } from '../../../src/errors.js';
-import { ParamError, address, blockTag, count, decodeArg, member, quantity, storageSlot } from '../../../src/rpc/params.js';
+import { ParamError, address, blockTag, count, decodeArg, integer, member, quantity, storageSlot } from '../../../src/rpc/params.js';
 import { decodeHash } from '../../../src/encoding/hex.js';
 
 const messageOf = (fn: () => unknown): string => {
@@ -23,6 +23,15 @@ t.test('codecs prefix the decoder reason with the argument', async (t) => {
   t.equal(messageOf(() => count(-1, 3)), 'invalid argument 3: expected a non-negative integer');
   t.equal(messageOf(() => count('0x01', 3)), 'invalid argument 3: hex number with leading zero digits');
   t.equal(messageOf(() => decodeArg('Hash', () => decodeHash('0x'))), 'invalid argument Hash: hex string has length 0, want 64 for 32-byte value');
+});
+
+t.test('one integer-or-quantity codec: safe JSON numbers or 64-bit QUANTITY strings', async (t) => {
+  t.equal(integer(7, 0), 7n);
+  t.equal(integer('0x7', 0), 7n);
+  t.equal(count('0x10', 0), 16);
+  t.equal(messageOf(() => integer(1.5, 'Nonce')), 'invalid argument Nonce: expected a non-negative integer');
+  t.equal(messageOf(() => integer(true, 2)), 'invalid argument 2: expected a non-negative integer');
+  t.equal(messageOf(() => integer('0x10000000000000000', 2)), 'invalid argument 2: hex number > 64 bits');
 });
 
 t.test('an object member names the field once', async (t) => {
