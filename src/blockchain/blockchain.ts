@@ -11,7 +11,7 @@ import { bigintToBytes, bytesToBigint } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
-import { Lru } from '../state/trieNodeStore.js';
+import { Lru } from '../store/lru.js';
 
 /** Canonical number → hash entries kept in memory (about 300 bytes each). */
 export const HASH_CACHE_SIZE = 8192;

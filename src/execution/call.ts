@@ -8,7 +8,7 @@ import { Address } from '@ethereumjs/util';
 import type { Header } from '../chain/types.js';
 import { NodeError, ErrorKind, executionFailed } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
-import { Lru } from '../state/trieNodeStore.js';
+import { Lru } from '../store/lru.js';
 import type { WorldState } from '../state/worldState.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';

@@ -2,7 +2,7 @@
 
 import type { Block } from '../../../chain/types.js';
 import { bytesToHex, encodeQuantity, type BlockTag } from '../../../encoding/hex.js';
-import { Lru } from '../../../state/trieNodeStore.js';
+import { Lru } from '../../../store/lru.js';
 import { RawJson } from '../../rawJson.js';
 import { blockTag, boolean, hash, method, uint64, withDefault } from '../../params.js';
 import { formatBlock, formatPendingBlock, formatReceipt, formatTransaction } from '../../format.js';
