@@ -161,15 +161,6 @@ export function logsBloom(logs: Log[]): Uint8Array {
   return bloom;
 }
 
-export function bloomContains(bloom: Uint8Array, item: Uint8Array): boolean {
-  const h = keccak256(item);
-  for (let i = 0; i < 6; i += 2) {
-    const bit = ((h[i] << 8) | h[i + 1]) & 2047;
-    if ((bloom[255 - (bit >> 3)] & (1 << (bit & 7))) === 0) return false;
-  }
-  return true;
-}
-
 export function orBloom(target: Uint8Array, other: Uint8Array): void {
   for (let i = 0; i < 256; i++) target[i] |= other[i];
 }

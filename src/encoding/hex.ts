@@ -48,8 +48,6 @@ export function encodeQuantity(value: bigint | number): string {
   return '0x' + value.toString(16);
 }
 
-export const encodeData = bytesToHex;
-
 /** A 32-byte value as DATA, left-padded (storage slots, targets). */
 export function encodeWord(value: bigint): string {
   return '0x' + value.toString(16).padStart(64, '0');

@@ -13,8 +13,6 @@ import {
 } from './logQuery.js';
 import { blockBlooms, type BloomSource } from './blockBlooms.js';
 
-export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
-
 /** What `changes` returns: log entries for log filters, hashes for the other kinds. */
 export type FilterChanges = { kind: 'logs'; logs: LogEntry[] } | { kind: 'hashes'; hashes: Uint8Array[] };
 

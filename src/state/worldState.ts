@@ -10,13 +10,6 @@ import { equalBytes, keccak256 } from '../encoding/bytes.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
 import { Lru } from '../store/lru.js';
 
-export interface AccountView {
-  nonce: bigint;
-  balance: bigint;
-  codeHash: Uint8Array;
-  storageRoot: Uint8Array;
-}
-
 export class WorldState {
   private readonly readers = new Lru<string, Promise<MerkleStateManager>>(8);
 

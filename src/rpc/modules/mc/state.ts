@@ -1,6 +1,5 @@
 // mc_* methods that read account state at a block.
 
-import { bigintToFixed, keccak256 } from '../../../encoding/bytes.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
 import { address, blockTag, method, storageSlot, withDefault } from '../../params.js';
 import type { RpcMethod } from '../../types.js';
@@ -23,12 +22,4 @@ export function stateMethods(ctx: McContext): Record<string, RpcMethod> {
       bytesToHex(await (await resolveState(ctx, tag)).getStorage(addr, slot)),
     ),
   };
-}
-
-/** The storage slot of `mapping[key]` at `slot` (README, "Methods served"), for tests and docs. */
-export function mappingSlot(key: Uint8Array, slot: bigint): Uint8Array {
-  const buf = new Uint8Array(64);
-  buf.set(key, 32 - key.length);
-  buf.set(bigintToFixed(slot, 32), 32);
-  return keccak256(buf);
 }
