@@ -170,6 +170,42 @@ export function orBloom(target: Uint8Array, other: Uint8Array): void {
 const encodeLog = (log: Log): (Uint8Array | Uint8Array[])[] => [log.address, log.topics, log.data];
 
 /** Consensus encoding (what the receipts root commits to): [status|root, cumulativeGas, bloom, logs]. */
+/** What a new block's header takes from its builder; roots and bloom are computed here. */
+export interface HeaderFields {
+  parentHash: Uint8Array;
+  miner: Uint8Array;
+  stateRoot: Uint8Array;
+  number: bigint;
+  timestamp: bigint;
+  difficulty: bigint;
+  gasLimit: bigint;
+  gasUsed: bigint;
+  extraData: Uint8Array;
+}
+
+/** The header of a built block, unsealed (zero mixHash and nonce): main chain and app chains alike. */
+export function assembleHeader(f: HeaderFields, transactions: readonly SignedTx[], receipts: readonly Receipt[]): Header {
+  const bloom = new Uint8Array(256);
+  for (const r of receipts) orBloom(bloom, r.logsBloom);
+  return {
+    parentHash: f.parentHash,
+    sha3Uncles: EMPTY_UNCLES_HASH,
+    miner: f.miner,
+    stateRoot: f.stateRoot,
+    transactionsRoot: orderedTrieRoot(transactions.map((tx) => tx.raw)),
+    receiptsRoot: orderedTrieRoot(receipts.map(encodeReceiptForRoot)),
+    logsBloom: bloom,
+    difficulty: f.difficulty,
+    number: f.number,
+    gasLimit: f.gasLimit,
+    gasUsed: f.gasUsed,
+    timestamp: f.timestamp,
+    extraData: f.extraData,
+    mixHash: new Uint8Array(32),
+    nonce: new Uint8Array(8),
+  };
+}
+
 export function encodeReceiptForRoot(r: Receipt): Uint8Array {
   const first = r.root ?? (r.status === 1 ? Uint8Array.of(1) : new Uint8Array());
   return RLP.encode([first, bigintToBytes(r.cumulativeGasUsed), r.logsBloom, r.logs.map(encodeLog)]);

@@ -1,22 +1,21 @@
 // Assembles a block on a parent: executes candidate transactions in order, credits the reward,
 // computes every root. Sealing (the proof of work) is the Sealer's job; this only builds.
 
-import { createEVM, type EVM } from '@ethereumjs/evm';
+import type { EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
-import { EMPTY_UNCLES_HASH, encodeReceiptForRoot, orBloom, orderedTrieRoot } from '../chain/block.js';
+import { assembleHeader } from '../chain/block.js';
 import { applyTransaction, creditReward, type BlockEnv, type TxRejection } from '../execution/executor.js';
 import { blockReward } from '../execution/gas.js';
+import { createChainEvm, type BlockHashSource } from '../execution/evm.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { WorldState } from '../state/worldState.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import { BlockParticipants, type AppliedMoves } from './blockParticipants.js';
 
-export interface BlockHashSource {
-  getBlockByNumber(number: bigint): Promise<Block | undefined>;
-}
+export type { BlockHashSource };
 
 export interface BuildEnv {
   miner: Uint8Array;
@@ -47,24 +46,8 @@ export class BlockBuilder {
     readonly participants: BlockParticipants = new BlockParticipants(),
   ) {}
 
-  async createEvm(sm: MerkleStateManager): Promise<EVM> {
-    const chain = this.chain;
-    return createEVM({
-      // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
-      // shared Common every EVM ever made (one per block and per call state) would stay reachable.
-      common: this.common.copy(),
-      stateManager: sm,
-      blockchain: {
-        async getBlock(number: number) {
-          const block = await chain.getBlockByNumber(BigInt(number));
-          return { hash: () => block?.hash ?? new Uint8Array(32) };
-        },
-        async putBlock() {},
-        shallowCopy() {
-          return this;
-        },
-      },
-    });
+  createEvm(sm: MerkleStateManager): Promise<EVM> {
+    return createChainEvm(this.common, sm, this.chain);
   }
 
   /** The post-state of the last block built on the node's own store, with its EVM. */
@@ -109,25 +92,7 @@ export class BlockBuilder {
     const stateRoot = await sm.getStateRoot();
     if (own) this.last = { root: stateRoot, sm, evm };
 
-    const bloom = new Uint8Array(256);
-    for (const r of receipts) orBloom(bloom, r.logsBloom);
-    const header: Header = {
-      parentHash: parent.hash,
-      sha3Uncles: EMPTY_UNCLES_HASH,
-      miner: env.miner,
-      stateRoot,
-      transactionsRoot: orderedTrieRoot(transactions.map((tx) => tx.raw)),
-      receiptsRoot: orderedTrieRoot(receipts.map(encodeReceiptForRoot)),
-      logsBloom: bloom,
-      difficulty: env.difficulty,
-      number,
-      gasLimit: env.gasLimit,
-      gasUsed,
-      timestamp: env.timestamp,
-      extraData: env.extraData,
-      mixHash: new Uint8Array(32),
-      nonce: new Uint8Array(8),
-    };
+    const header = assembleHeader({ ...env, parentHash: parent.hash, stateRoot, number, gasUsed }, transactions, receipts);
     return { header, transactions, receipts, rejected, state: sm, moves };
   }
 }
