@@ -184,7 +184,7 @@ export class McNode {
     await keys.loadKeystore();
     await keys.unlockAtStart(config.accounts.unlock, config.accounts.password, config.rpc.enabled);
     const vnode: VnodeInfo = { ...config.vnode, address: config.vnode.address ?? dev[0]?.address ?? new Uint8Array(20) };
-    // The SCS (design §9): app chains in the same database, in step with main-chain blocks.
+    // The SCS (README "Application chains (SCS)"): app chains in the same database, in step with main-chain blocks.
     if (config.scs.enabled) {
       scs = await ScsService.open(
         {
@@ -282,7 +282,7 @@ export class McNode {
     return this.http ? this.httpApiList : [];
   }
 
-  /** Opens the one HTTP endpoint (design §6); rejects when one is already running. */
+  /** Opens the one HTTP endpoint (README "Transports"); rejects when one is already running. */
   async startHttp(settings: HttpSettings): Promise<{ host: string; port: number }> {
     if (this.closed) throw refused('node is stopping');
     if (this.http) throw refused(`HTTP RPC already running on ${settings.host}:${settings.port}`);

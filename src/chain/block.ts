@@ -34,7 +34,7 @@ function headerFields(h: Header, withSeal: boolean): RlpFields {
 
 export const encodeHeader = (h: Header): Uint8Array => RLP.encode(headerFields(h, true));
 export const headerHash = (h: Header): Uint8Array => keccak256(encodeHeader(h));
-/** The pow-hash: keccak256 of the header without mixHash and nonce (design §4). */
+/** The pow-hash: keccak256 of the header without mixHash and nonce (README "Proof of work and mining"). */
 export const sealHash = (h: Header): Uint8Array => keccak256(RLP.encode(headerFields(h, false)));
 
 export function decodeHeader(bytes: Uint8Array): Header {

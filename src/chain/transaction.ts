@@ -1,4 +1,4 @@
-// MOAC-native transactions (moac-reference §1): the 12-item RLP wire format, the EIP-155-style
+// MOAC-native transactions (vectors of the real client in test/unit/chain/transaction.test.ts): the 12-item RLP wire format, the EIP-155-style
 // signing hash over the nine unsigned fields, signing, strict decoding and sender recovery.
 
 import { RLP } from '@ethereumjs/rlp';
@@ -14,7 +14,7 @@ export type SignatureFields = TxFields & { v: bigint; r: bigint; s: bigint };
 const EMPTY = new Uint8Array(0);
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const SECP256K1_HALF_N = SECP256K1_N >> 1n;
-/** design §3: 0 main chain, 1 Dapp call, 2 token transfer, 3 Dapp deploy. */
+/** shardingFlag: 0 main chain, 1 Dapp call, 2 token transfer, 3 Dapp deploy. */
 const MAX_SHARDING_FLAG = 3n;
 
 function unsignedItems(tx: TxFields): Uint8Array[] {

@@ -26,7 +26,7 @@ export type DifficultyRule = (typeof DIFFICULTY_RULES)[number];
 import { NAMESPACES as RPC_NAMESPACES, NAMESPACE_ALIASES, type Namespace as RpcNamespace } from '../rpc/namespaces.js';
 export { RPC_NAMESPACES, type RpcNamespace };
 
-/** The main chain's genesis block, decoded (design §2). */
+/** The main chain's genesis block, decoded (README "Chain rules"). */
 export interface Genesis extends GenesisSpec {
   /** `config.chainId` of a real-node genesis file, when it has one */
   chainId?: bigint;
@@ -76,7 +76,7 @@ export interface Config {
   filters: { timeout: number };
   vnode: { address: Uint8Array | undefined; ip: string; serviceCfg: string; showToPublic: boolean; scsService: boolean };
   metrics: { enabled: boolean; addr: string; port: number };
-  /** kept as given; the SCS code normalises them (design §9) */
+  /** kept as given; the SCS code normalises them (README "Application chains (SCS)") */
   appChains: Record<string, unknown>[];
 }
 

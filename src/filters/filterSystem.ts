@@ -1,4 +1,4 @@
-// Installed filters (interface §3.1, design §8): log, block and pending-transaction filters fed
+// Installed filters (README "Filters and logs"): log, block and pending-transaction filters fed
 // by the chain's `newHead` and the pool's `pendingTx` events, polled for changes, and removed
 // after `timeoutSeconds` without a changes poll. Filters live in memory only: a restart drops them.
 
@@ -38,7 +38,7 @@ export interface FilterDeps {
 export interface FilterOptions {
   /** seconds a filter lives without an `changes` poll (config filters.timeout) */
   timeoutSeconds: number;
-  /** installed filters at most (design §8: 1000) */
+  /** installed filters at most (1000, README "Filters and logs") */
   maxFilters?: number;
   /** changes buffered per filter between polls; the oldest are dropped beyond it */
   maxBuffered?: number;

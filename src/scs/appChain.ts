@@ -89,7 +89,7 @@ export class AppChain {
     return this.dapps[0]?.address;
   }
 
-  /** 1 once the DappBase is deployed (interface §3.2). */
+  /** 1 once the DappBase is deployed (scs_getDappState). */
   get dappState(): 0 | 1 {
     return this.dapps.length ? 1 : 0;
   }

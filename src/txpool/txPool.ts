@@ -1,6 +1,6 @@
 // The transaction pool: per-sender nonce-ordered transactions, `pending` (executable from the
 // sender's state nonce without a gap) and `queued` (waiting behind a gap). Limits are hard caps
-// (design §8): global pending and queued, queued per account; a full pool makes room only by
+// (README "Transaction pool"): global pending and queued, queued per account; a full pool makes room only by
 // evicting a cheaper transaction of another sender. Every accepted transaction is in the on-disk
 // journal before `add` resolves, so an acknowledged hash survives a crash; mined transactions
 // leave the journal in the block's own batch.

@@ -1,5 +1,5 @@
 // Admission checks that need nothing but the transaction and the pool's settings, with geth's
-// words for each refusal (design §6: pool refusals are -32000 with geth's message).
+// words for each refusal (pool refusals are -32000 with geth's message; README "Methods served").
 
 import type { SignedTx } from '../chain/types.js';
 import { txRejected } from '../errors.js';

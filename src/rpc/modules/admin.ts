@@ -1,4 +1,4 @@
-// admin_* (interface §2.11, §4.5): node identity, data directory, static peers (remembered, not
+// admin_* (README "admin and vnode"): node identity, data directory, static peers (remembered, not
 // connected: mcnode has no peer-to-peer network) and the one HTTP endpoint.
 
 import type { Blockchain } from '../../blockchain/blockchain.js';

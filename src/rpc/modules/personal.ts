@@ -1,4 +1,4 @@
-// personal_* (design §7, moac-reference §3.6): keystore accounts, unlocking, and one-shot
+// personal_* (README "Accounts and keystore"): keystore accounts, unlocking, and one-shot
 // signing with a password. The rules live in accounts/keyManager.ts.
 
 import { hashMessage, recoverHashSigner } from '../../accounts/messages.js';

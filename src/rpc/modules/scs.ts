@@ -1,4 +1,4 @@
-// scs_* (interface §4.8, the SCS `rpc` variant): positional params, integers as QUANTITY
+// scs_* (README "Application chains (SCS)", the SCS `rpc` variant): positional params, integers as QUANTITY
 // except where the real SCS writes plain numbers (nonce, Dapp state, record counts). The
 // queries (scsQueries.ts) are shared with the rpcdebug variant (scsRpcMethod.ts).
 
@@ -31,7 +31,7 @@ export const scsBlockTag: Codec<bigint | 'earliest' | 'latest'> = (v, i) => {
   return tag;
 };
 
-/** Where a block value is optional and an invalid one means the head (interface §4.2). */
+/** Where a block value is optional and an invalid one means the head, as the real SCS does. */
 const lenientTag = optional<BlockTag | undefined>((v, i) => {
   try {
     return scsBlockTag(v, i);
@@ -122,7 +122,7 @@ export interface ScsServerOptions {
 }
 
 /**
- * The SCS HTTP endpoint (interface §4.1): `/` serves the `rpc` variant; `/rpc` serves
+ * The SCS HTTP endpoint (README "Application chains (SCS)", Endpoints): `/` serves the `rpc` variant; `/rpc` serves
  * `rpcdebug` and, as the official explorer sends both there, the `scs_*` methods too.
  */
 export function createScsServer(ctx: ScsContext, o: ScsServerOptions): HttpRpcServer {

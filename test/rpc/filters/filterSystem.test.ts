@@ -40,7 +40,7 @@ function setup(opts: { now?: () => number; timeoutSeconds?: number; maxBuffered?
   return { chain, pool, filters };
 }
 
-t.test('topic and address matching follows §2.9 order rules', async (t) => {
+t.test('topic and address matching follows the positional order rules (README "Filters and logs")', async (t) => {
   const l = log(addr(1), A, B);
   t.ok(matchesLog(l, crit([])), '[] matches anything');
   t.ok(matchesLog(l, crit([[A]])), '[A] matches A first');

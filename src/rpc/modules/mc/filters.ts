@@ -1,5 +1,5 @@
-// mc_* filter and log methods (interface §3.1, §4.4): decode the filter options of §2.9, call
-// the FilterSystem, format log objects (§2.7) and hashes.
+// mc_* filter and log methods (README "Filters and logs"): decode the filter options, call
+// the FilterSystem, format log objects and hashes.
 
 import { DecodeError, invalidParams } from '../../../errors.js';
 import { bytesToHex, decodeAddress, decodeHash, decodeQuantity, encodeQuantity } from '../../../encoding/hex.js';
@@ -41,7 +41,7 @@ function decodeTopics(value: unknown, i: number): (Uint8Array[] | null)[] {
   }
 }
 
-/** The filter options object of §2.9; unknown keys are ignored (chain3 also sends `from`/`to`). */
+/** The filter options object (README "Filters and logs"); unknown keys are ignored (chain3 also sends `from`/`to`). */
 export const filterQuery: Codec<LogQuery> = (v, i) => {
   const o = objectParam(v, i);
   const blockHash = member(o, 'blockHash', hash, i);
