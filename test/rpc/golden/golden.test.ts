@@ -3,7 +3,7 @@
 // HTTP and over IPC, and each reply must match byte for byte. The node is deterministic: fixed
 // node key and SCS id (identity/), remote mining (nothing is sealed) and a fixed clock
 // (fixedClock.cjs). The run-dependent text is normalised: the datadir, the IPC path and the ports
-// become $DATADIR, $IPC, $HTTP_PORT, $SCS_PORT, and a value captured with `// @capture NAME`
+// become $DATADIR (also usable in requests), $IPC, $HTTP_PORT, $SCS_PORT, and a value captured with `// @capture NAME`
 // (a filter id, which is random) becomes $NAME in the replies and is sent for $NAME in requests.
 //
 // When a change of a reply is intended: UPDATE_TRANSCRIPTS=1 npx tap test/rpc/golden/golden.test.ts
@@ -100,6 +100,8 @@ async function replayAll(t: Test, transport: Transport): Promise<void> {
   const ipc = transport === 'ipc' ? await IpcClient.open(node.ipcPath) : undefined;
   t.teardown(() => ipc?.close());
   const normalise = normaliser(node);
+  // Requests may name files in the datadir ($DATADIR/…).
+  const datadirJson = JSON.stringify(path.resolve(datadir)).slice(1, -1);
   const send = async (endpoint: Endpoint, request: string): Promise<string | undefined> => {
     if (endpoint === 'vnode' && ipc) return ipc.call(request, 10_000);
     // The SCS's rpcdebug variant is the path /rpc of the SCS port.
@@ -115,7 +117,7 @@ async function replayAll(t: Test, transport: Transport): Promise<void> {
       const rewritten = new Map<number, string | undefined>();
       for (const step of stepsOf(text)) {
         if (step.only !== undefined && step.only !== transport) continue;
-        const request = replaceAll(step.request, captured.map(([name, value]) => [`$${name}`, value]));
+        const request = replaceAll(step.request, [[`$DATADIR`, datadirJson], ...captured.map(([name, value]): [string, string] => [`$${name}`, value])]);
         let reply = await send(step.endpoint, request);
         for (const end = Date.now() + 10_000; step.poll && resultOf(reply) === null && Date.now() < end; ) {
           await new Promise((resolve) => setTimeout(resolve, 20));
@@ -146,3 +148,13 @@ async function replayAll(t: Test, transport: Transport): Promise<void> {
 
 t.test('over HTTP', (t) => replayAll(t, 'http'));
 t.test('over IPC', (t) => replayAll(t, 'ipc'));
+
+t.test('every method of the interface has a transcript', async (t) => {
+  const listed = readFileSync(path.join(HERE, 'interface-methods.txt'), 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+  const sent = new Set<string>();
+  for (const file of FILES) {
+    for (const c of parseTranscript(readFileSync(path.join(DIR, file), 'utf8'))) sent.add((JSON.parse(c.request) as { method: string }).method);
+  }
+  t.equal(listed.length, 94);
+  t.same(listed.filter((m) => !sent.has(m)), [], 'methods without a transcript');
+});
