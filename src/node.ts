@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
 import { checkIpcPath } from './config/load.js';
-import { refused } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
@@ -27,8 +26,9 @@ import { StaticPeers } from './admin/staticPeers.js';
 import { createLogger, type Logger } from './log.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { HttpRpcServer } from './rpc/http.js';
+import { HttpEndpoint } from './rpc/httpEndpoint.js';
 import { IpcRpcServer } from './rpc/ipc.js';
-import { buildMethodTable, namespaceOf, rpcModules, NAMESPACES } from './rpc/modules/index.js';
+import { buildMethodTable, rpcModules, NAMESPACES } from './rpc/modules/index.js';
 import { libxMethods, netMethods } from './rpc/modules/libx.js';
 import { blockMethods } from './rpc/modules/mc/blocks.js';
 import { stateMethods } from './rpc/modules/mc/state.js';
@@ -43,7 +43,7 @@ import { storedBlooms } from './filters/blockBlooms.js';
 import type { McContext } from './rpc/modules/mc/context.js';
 import { txpoolMethods } from './rpc/modules/txpool.js';
 import { personalMethods } from './rpc/modules/personal.js';
-import { adminMethods, type HttpControl, type HttpSettings } from './rpc/modules/admin.js';
+import { adminMethods, adminOverHttp } from './rpc/modules/admin.js';
 import { vnodeMethods, type VnodeInfo } from './rpc/modules/vnode.js';
 import type { RpcMethod } from './rpc/types.js';
 import { VERSION, clientVersion } from './version.js';
@@ -75,10 +75,8 @@ export class McNode {
   readonly log: Logger;
   readonly devAccounts: DevAccount[] = [];
   endpoints: NodeEndpoints = {};
-  private http?: HttpRpcServer;
-  private httpStarting?: { host: string; port: number };
-  private httpStopping: Promise<void> = Promise.resolve();
-  private httpApiList: readonly string[] = [];
+  /** the one HTTP endpoint, opened by startRpc or admin_startRPC */
+  private http?: HttpEndpoint;
   private ipc?: IpcRpcServer;
   private sealer?: Sealer;
   private filters?: FilterSystem;
@@ -170,13 +168,18 @@ export class McNode {
       submitter,
     };
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => 0 };
-    // Handlers run only once the node exists; they reach its HTTP endpoint through `self`.
-    let self: McNode | undefined;
-    const http: HttpControl = {
-      running: () => self?.httpAddress,
-      start: (settings) => self!.startHttp(settings),
-      stop: () => self!.stopHttp(),
-    };
+    const endpoints: NodeEndpoints = {};
+    const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
+    const http: HttpEndpoint = new HttpEndpoint({
+      methods: () => methods.http,
+      vhosts: config.rpc.vhosts,
+      debug: config.verbosity >= 4,
+      onCall: rpcStats?.observe,
+      log,
+      onChange: (address) => {
+        endpoints.http = address;
+      },
+    });
     const keystore = new Keystore(path.join(config.datadir, 'keystore'), config.accounts.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT);
     const keys = new KeyManager({
       keystore, wallet, allowInsecureUnlock: config.accounts.allowInsecureUnlock, httpRunning: () => http.running() !== undefined,
@@ -220,26 +223,21 @@ export class McNode {
       }),
       txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
     ];
-    const httpApis = () => (self?.httpApis ?? []).filter((ns) => (NAMESPACES as readonly string[]).includes(ns));
-    const methods = {
+    const httpApis = () => http.apis.filter((ns) => (NAMESPACES as readonly string[]).includes(ns));
+    const methods: { http: Map<string, RpcMethod>; ipc: Map<string, RpcMethod> } = {
       http: buildMethodTable(...common_modules, rpcModules(httpApis)),
       ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES)),
     };
-    // Closing the HTTP endpoint from a request on it would lock every HTTP client out (and a
-    // client walking the method list would take the node off the air): over HTTP it is refused.
-    methods.http.set('admin_stopRPC', {
-      handler: () => {
-        throw refused('admin_stopRPC closes the HTTP endpoint: call it over IPC');
-      },
-    });
+    for (const [name, m] of Object.entries(adminOverHttp)) methods.http.set(name, m);
 
     const node = new McNode(config, db, chain, world, pool, miner, wallet, methods, log);
-    self = node;
+    node.endpoints = endpoints;
+    node.http = http;
     node.devAccounts.push(...dev);
     node.sealer = sealer;
     node.filters = filters;
     node.scs = scs;
-    if (config.metrics.enabled) node.rpcStats = new RpcStats();
+    node.rpcStats = rpcStats;
     miner.on('sealed', (block) =>
       log.info('sealed block', {
         number: block.header.number,
@@ -261,7 +259,7 @@ export class McNode {
     const { config } = this;
     const debug = config.verbosity >= 4;
     if (config.rpc.enabled) {
-      await this.startHttp({ host: config.rpc.addr, port: config.rpc.port, corsOrigins: config.rpc.corsDomain, apis: config.rpc.api });
+      await this.http!.start({ host: config.rpc.addr, port: config.rpc.port, corsOrigins: config.rpc.corsDomain, apis: config.rpc.api });
     }
     if (!config.ipc.disabled) {
       const ipcPath = path.resolve(config.datadir, config.ipc.path);
@@ -270,64 +268,6 @@ export class McNode {
       await this.ipc.start();
       this.endpoints.ipc = ipcPath;
     }
-  }
-
-  /** The HTTP endpoint's address while it runs (or is starting). */
-  get httpAddress(): { host: string; port: number } | undefined {
-    return this.http ? this.endpoints.http ?? this.httpStarting : undefined;
-  }
-
-  /** Namespaces the HTTP endpoint serves (`--rpcapi`, or admin_startRPC's list). */
-  get httpApis(): readonly string[] {
-    return this.http ? this.httpApiList : [];
-  }
-
-  /** Opens the one HTTP endpoint (README "Transports"); rejects when one is already running. */
-  async startHttp(settings: HttpSettings): Promise<{ host: string; port: number }> {
-    if (this.closed) throw refused('node is stopping');
-    if (this.http) throw refused(`HTTP RPC already running on ${settings.host}:${settings.port}`);
-    const allowed = new Set<string>(settings.apis);
-    const dispatcher = new Dispatcher({
-      methods: this.methods.http,
-      isAllowed: (name) => allowed.has(namespaceOf(name)),
-      debug: this.config.verbosity >= 4,
-      onCall: this.rpcStats?.observe,
-    });
-    const server = new HttpRpcServer({
-      host: settings.host,
-      port: settings.port,
-      corsOrigins: settings.corsOrigins,
-      vhosts: this.config.rpc.vhosts,
-      route: () => dispatcher,
-    });
-    this.http = server;
-    this.httpStarting = { host: settings.host, port: settings.port };
-    this.httpApiList = settings.apis;
-    try {
-      await this.httpStopping; // the previous endpoint's port may be the one wanted
-      this.endpoints.http = await server.start();
-    } catch (err) {
-      this.http = undefined;
-      throw err;
-    } finally {
-      this.httpStarting = undefined;
-    }
-    this.log.info('HTTP endpoint opened', { url: `http://${this.endpoints.http.host}:${this.endpoints.http.port}`, apis: settings.apis.join(',') });
-    return this.endpoints.http;
-  }
-
-  /**
-   * Closes the HTTP endpoint. The close waits a moment so that the reply to an admin_stopRPC
-   * sent over that very endpoint still goes out; a new start waits for it.
-   */
-  stopHttp(): Promise<void> {
-    const server = this.http;
-    if (!server) return Promise.resolve();
-    this.http = undefined;
-    this.endpoints.http = undefined;
-    this.httpStopping = new Promise<void>((resolve) => setTimeout(resolve, 50)).then(() => server.stop());
-    this.log.info('HTTP endpoint closed');
-    return Promise.resolve();
   }
 
   /** The SCS endpoint (`scs.rpcPort`): `/` scs_*, `/rpc` ScsRPCMethod.* and scs_*. True when it runs. */
@@ -363,8 +303,7 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.http?.stop();
-    await this.httpStopping;
+    await this.http?.close();
     this.pool.close();
     await this.ipc?.stop();
     await this.metricsServer?.stop();

@@ -31,6 +31,18 @@ export interface HttpControl {
   stop(): Promise<void>;
 }
 
+/**
+ * What the HTTP table serves instead: closing the HTTP endpoint from a request on it would lock
+ * every HTTP client out (and a client walking the method list would take the node off the air).
+ */
+export const adminOverHttp: Record<string, RpcMethod> = {
+  admin_stopRPC: {
+    handler: () => {
+      throw refused('admin_stopRPC closes the HTTP endpoint: call it over IPC');
+    },
+  },
+};
+
 export interface AdminContext {
   nodeId: Uint8Array;
   clientVersion: string;
