@@ -21,6 +21,7 @@ import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.js'
 import { KeyManager } from './accounts/keyManager.js';
 import { TxSigner } from './accounts/signer.js';
 import { TxSubmitter } from './txpool/submitter.js';
+import { GasPrices } from './txpool/gasPrices.js';
 import { loadOrCreateNodeKey, nodeIdOf } from './admin/nodeKey.js';
 import { StaticPeers } from './admin/staticPeers.js';
 import { createLogger, type Logger } from './log.js';
@@ -56,8 +57,6 @@ import { ScsService } from './scs/scsService.js';
 import { loadOrCreateScsId } from './scs/scsId.js';
 import { createScsServer } from './rpc/modules/scs.js';
 
-/** The suggested gas price (mc_gasPrice) when the minimum accepted price is below it: 20 Gsha. */
-export const DEFAULT_GAS_PRICE = 20_000_000_000n;
 
 export interface NodeEndpoints {
   http?: { host: string; port: number };
@@ -119,11 +118,10 @@ export class McNode {
     const dev: DevAccount[] = devKeys(config).map((key) => ({ address: wallet.addAccount(key, true), privateKey: key }));
 
 
-    // miner_setGasPrice moves the minimum; mc_gasPrice suggests at least 20 Gsha.
-    const prices = { min: config.mining.gasPrice };
-    const gasPrice = () => (prices.min > DEFAULT_GAS_PRICE ? prices.min : DEFAULT_GAS_PRICE);
+    const prices = new GasPrices(config.mining.gasPrice);
+    const gasPrice = () => prices.suggested();
     const pool = new TxPool(db, {
-      minGasPrice: () => prices.min,
+      minGasPrice: () => prices.minimum(),
       priceBump: BigInt(config.txpool.priceBump),
       globalSlots: config.txpool.globalSlots,
       globalQueue: config.txpool.globalQueue,
@@ -218,7 +216,7 @@ export class McNode {
         localMode: config.mining.mode === 'remote' || config.mining.mode === 'off' ? 'instant' : config.mining.mode,
         setThreads: (n) => sealer.setThreads(n),
         setGasPrice: (price) => {
-          prices.min = price;
+          prices.setMinimum(price);
         },
       }),
       txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
