@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { scrypt as scryptJs } from 'ethereum-cryptography/scrypt.js';
-import { ErrorKind, NodeError, refused } from '../errors.js';
+import { ErrorKind, NodeError, notFound, refused } from '../errors.js';
 import { concatBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../encoding/hex.js';
 import { privateKeyToAddress, randomPrivateKey } from './keys.js';
@@ -28,7 +28,7 @@ const MAX_PBKDF2_ROUNDS = 10_000_000;
 
 export const wrongPassword = (): NodeError =>
   new NodeError(ErrorKind.Unauthorized, 'could not decrypt key with given password');
-export const noKey = (): NodeError => refused('no key for given address or file');
+export const noKey = (): NodeError => notFound('no key for given address or file');
 
 export interface KeyFile {
   address: string;

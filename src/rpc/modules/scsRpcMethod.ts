@@ -3,8 +3,7 @@
 // Shapes the sources do not show are ours (README, "Application chains"): GetBlock/GetBlocks `{Hash, Header, Txs}`,
 // GetTxpool like scs_getTxpool, GetTxpoolCount `{pending, queued}`, GetDappState 0 or 1.
 
-import { invalidParams, refused } from '../../errors.js';
-import { DecodeError } from '../../errors.js';
+import { DecodeError, invalidParams, notFound, refused } from '../../errors.js';
 import { bytesToHex, decodeAddress, decodeData, decodeHash, decodeQuantity } from '../../encoding/hex.js';
 import { decodeArg, integer as paramInteger } from '../params.js';
 import { AbiError, decodeAbi, encodeAbi, findFunction, type AbiType, type AbiValue } from '../../scs/abi.js';
@@ -112,7 +111,7 @@ async function anyCall(chain: AppChain, dapp: Uint8Array, sender: Uint8Array | u
   const [fn, ...args] = params;
   if (typeof fn !== 'string') throw invalidParams('invalid argument Params: the first element must be the function name');
   const entry = chain.registeredDapp(dapp);
-  if (!entry) throw refused(`Dapp ${bytesToHex(dapp)} is not registered in the DappBase of app chain ${chain.key}`);
+  if (!entry) throw notFound(`Dapp ${bytesToHex(dapp)} is not registered in the DappBase of app chain ${chain.key}`);
   // An AbiError here is a bad Params member: toRpcError says so.
   const abi = findFunction(entry.abi, fn, args.length);
   const values = args.map((arg, i) => fromJson(abi.inputs[i], arg));
