@@ -2,9 +2,10 @@
 // request by request, against a node opened from the committed `contracts` fixture chain, over
 // HTTP and over IPC, and each reply must match byte for byte. The node is deterministic: fixed
 // node key and SCS id (identity/), remote mining (nothing is sealed) and a fixed clock
-// (fixedClock.cjs). The run-dependent text is normalised: the datadir, the IPC path and the ports
-// become $DATADIR (also usable in requests), $IPC, $HTTP_PORT, $SCS_PORT, and a value captured with `// @capture NAME`
-// (a filter id, which is random) becomes $NAME in the replies and is sent for $NAME in requests.
+// (fixedClock.cjs). The run-dependent text is normalised: the datadir, the IPC path and the
+// ports become $DATADIR (also usable in requests), $IPC, $HTTP_PORT, $SCS_PORT, and a value
+// captured with `// @capture NAME` (a filter id, a new account: random) becomes $NAME in the
+// replies and is sent for $NAME in requests.
 //
 // When a change of a reply is intended: UPDATE_TRANSCRIPTS=1 npx tap test/rpc/golden/golden.test.ts
 // rewrites the `<--` lines from the HTTP replay (then checks IPC against them); review the diff.
@@ -23,7 +24,7 @@ const UPDATE = process.env.UPDATE_TRANSCRIPTS === '1';
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.txt')).sort();
 
 /** The one app chain of the golden node, declared at start-up. */
-export const APP_CHAIN = '0x' + 'a1'.repeat(20);
+const APP_CHAIN = '0x' + 'a1'.repeat(20);
 const NODE_ARGS = [
   '--mining.mode', 'remote',
   '--rpcapi', 'libx,mc,net,admin,txpool,personal,vnode,miner,rpc',
