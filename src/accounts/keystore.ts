@@ -201,7 +201,7 @@ export class Keystore {
     return this.store(privateKey, password);
   }
 
-  /** The private key of `address`; wrong password → Unauthorized, unknown account → Refused. */
+  /** The private key of `address`; wrong password → Unauthorized, unknown account → NotFound. */
   async decrypt(address: Uint8Array, password: string): Promise<Uint8Array> {
     const entry = await this.find(address);
     if (!entry) throw noKey();
