@@ -4,8 +4,14 @@
 export const ErrorKind = {
   /** A parameter could not be decoded (wrong type, bad hex, wrong length). */
   InvalidParams: 'invalidParams',
-  /** The node refuses the request for a domain reason (pool rules, unknown filter, …). */
+  /** The node refuses the request for a domain reason not covered by a more specific kind. */
   Refused: 'refused',
+  /** The pool (main or app chain) refused a transaction: known, nonce, price, funds, gas, size, full. */
+  TxRejected: 'txRejected',
+  /** What the request names does not exist here: a filter, a block, an app chain. */
+  NotFound: 'notFound',
+  /** A call or estimate could not run to the end (out of gas at the cap, an EVM error). */
+  ExecutionFailed: 'executionFailed',
   /** A signing account is locked or the password is wrong. */
   Unauthorized: 'unauthorized',
   /** A configured limit was exceeded (filters, log ranges, batch sizes). */
@@ -32,7 +38,22 @@ export class NodeError extends Error {
 
 export const invalidParams = (message: string): NodeError => new NodeError(ErrorKind.InvalidParams, message);
 export const refused = (message: string, data?: unknown): NodeError => new NodeError(ErrorKind.Refused, message, data);
+export const txRejected = (message: string): NodeError => new NodeError(ErrorKind.TxRejected, message);
+export const notFound = (message: string): NodeError => new NodeError(ErrorKind.NotFound, message);
+export const executionFailed = (message: string): NodeError => new NodeError(ErrorKind.ExecutionFailed, message);
 export const limitExceeded = (what: string): NodeError => new NodeError(ErrorKind.LimitExceeded, `limit exceeded: ${what}`);
+
+/**
+ * A value could not be decoded (bad hex, wrong length, malformed RLP). `reason` says what is wrong
+ * and nothing about where the value came from: the caller adds that (rpc/params.ts names the
+ * argument, a config loader the key).
+ */
+export class DecodeError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'DecodeError';
+  }
+}
 
 /** Startup and configuration failures: the CLI prints the message and exits non-zero. */
 export class ConfigError extends Error {

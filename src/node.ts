@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
 import { checkIpcPath } from './config/load.js';
-import { ConfigError, refused } from './errors.js';
+import { ConfigError } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
@@ -23,11 +23,15 @@ import { CallExecutor } from './execution/call.js';
 import { Wallet } from './accounts/wallet.js';
 import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from './accounts/keystore.js';
 import { KeyManager } from './accounts/keyManager.js';
+import { TxSigner } from './accounts/signer.js';
+import { TxSubmitter } from './txpool/submitter.js';
+import { GasPrices } from './txpool/gasPrices.js';
 import { loadOrCreateNodeKey, nodeIdOf } from './admin/nodeKey.js';
 import { StaticPeers } from './admin/staticPeers.js';
 import { createLogger, type Logger } from './log.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { HttpRpcServer } from './rpc/http.js';
+import { HttpEndpoint } from './rpc/httpEndpoint.js';
 import { IpcRpcServer } from './rpc/ipc.js';
 import { WsRpcServer } from './rpc/ws.js';
 import { SubscriptionHub } from './filters/subscriptions.js';
@@ -47,7 +51,7 @@ import { storedBlooms } from './filters/blockBlooms.js';
 import type { McContext } from './rpc/modules/mc/context.js';
 import { txpoolMethods } from './rpc/modules/txpool.js';
 import { personalMethods } from './rpc/modules/personal.js';
-import { adminMethods, type HttpControl, type HttpSettings } from './rpc/modules/admin.js';
+import { adminMethods, adminOverHttp } from './rpc/modules/admin.js';
 import { vnodeMethods, type VnodeInfo } from './rpc/modules/vnode.js';
 import type { RpcMethod } from './rpc/types.js';
 import { VERSION, clientVersion } from './version.js';
@@ -76,8 +80,6 @@ import { SyncService } from './sync/syncService.js';
 import { chainImport } from './sync/chainImport.js';
 import type { BlockImport } from './sync/types.js';
 
-/** The suggested gas price (mc_gasPrice) when the minimum accepted price is below it: 20 Gsha. */
-export const DEFAULT_GAS_PRICE = 20_000_000_000n;
 
 export interface NodeEndpoints {
   http?: { host: string; port: number };
@@ -98,13 +100,10 @@ export class McNode {
   readonly log: Logger;
   readonly devAccounts: DevAccount[] = [];
   endpoints: NodeEndpoints = {};
-  private http?: HttpRpcServer;
-  private httpStarting?: { host: string; port: number };
-  private httpStopping: Promise<void> = Promise.resolve();
-  private httpApiList: readonly string[] = [];
+  /** the one HTTP endpoint, opened by startRpc or admin_startRPC */
+  private http?: HttpEndpoint;
   private ipc?: IpcRpcServer;
-  /** WebSocket connections upgraded on the HTTP port, and the separate --ws endpoint */
-  private httpWs?: WsRpcServer;
+  /** the separate --ws endpoint (upgrades on the HTTP port belong to the HTTP endpoint) */
   private ws?: { http: HttpRpcServer; ws: WsRpcServer };
   private subscriptions?: SubscriptionHub;
   private sealer?: Sealer;
@@ -155,11 +154,10 @@ export class McNode {
     const dev: DevAccount[] = devKeys(config).map((key) => ({ address: wallet.addAccount(key, true), privateKey: key }));
 
 
-    // miner_setGasPrice moves the minimum; mc_gasPrice suggests at least 20 Gsha.
-    const prices = { min: config.mining.gasPrice };
-    const gasPrice = () => (prices.min > DEFAULT_GAS_PRICE ? prices.min : DEFAULT_GAS_PRICE);
+    const prices = new GasPrices(config.mining.gasPrice);
+    const gasPrice = () => prices.suggested();
     const pool = new TxPool(db, {
-      minGasPrice: () => prices.min,
+      minGasPrice: () => prices.minimum(),
       priceBump: BigInt(config.txpool.priceBump),
       globalSlots: config.txpool.globalSlots,
       globalQueue: config.txpool.globalQueue,
@@ -216,29 +214,30 @@ export class McNode {
     if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);
 
     let scs: ScsService | undefined;
-    const submit = async (tx: SignedTx) => {
-      if (tx.shardingFlag === 0n) return pool.add(tx);
-      if (!scs) throw refused('app-chain transactions (shardingFlag 1-3) need the SCS service');
-      await scs.submit(tx);
-    };
+    // The peer-to-peer network starts after the node is built (startNetwork); handlers reach it through `self`.
+    let self: McNode | undefined;
+    const submitter = new TxSubmitter(pool, () => scs);
+    const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
     const mc: McContext = {
       chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice,
       decodeRaw: decodeForPool,
-      submit,
-      appChainNonce: async (appChain, from) => {
-        if (!scs) throw refused('app-chain transactions (shardingFlag 1-3) need the SCS service');
-        return scs.chain(appChain).nextNonce(from);
-      },
+      signer,
+      submitter,
       syncProgress: () => self?.sync?.downloader.progress(),
     };
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => self?.network?.peerCount() ?? 0 };
-    // Handlers run only once the node exists; they reach its HTTP endpoint through `self`.
-    let self: McNode | undefined;
-    const http: HttpControl = {
-      running: () => self?.httpAddress,
-      start: (settings) => self!.startHttp(settings),
-      stop: () => self!.stopHttp(),
-    };
+    const endpoints: NodeEndpoints = {};
+    const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
+    const http: HttpEndpoint = new HttpEndpoint({
+      methods: () => methods.http,
+      vhosts: config.rpc.vhosts,
+      debug: config.verbosity >= 4,
+      onCall: rpcStats?.observe,
+      log,
+      onChange: (address) => {
+        endpoints.http = address;
+      },
+    });
     const keystore = new Keystore(path.join(config.datadir, 'keystore'), config.accounts.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT);
     const keys = new KeyManager({
       keystore, wallet, allowInsecureUnlock: config.accounts.allowInsecureUnlock, httpRunning: () => http.running() !== undefined,
@@ -246,7 +245,7 @@ export class McNode {
     await keys.loadKeystore();
     await keys.unlockAtStart(config.accounts.unlock, config.accounts.password, config.rpc.enabled);
     const vnode: VnodeInfo = { ...config.vnode, address: config.vnode.address ?? dev[0]?.address ?? new Uint8Array(20) };
-    // The SCS (design §9): app chains in the same database, in step with main-chain blocks.
+    // The SCS (README "Application chains (SCS)"): app chains in the same database, in step with main-chain blocks.
     if (config.scs.enabled) {
       scs = await ScsService.open(
         {
@@ -280,7 +279,7 @@ export class McNode {
         localMode: config.mining.mode === 'remote' || config.mining.mode === 'off' ? 'instant' : config.mining.mode,
         setThreads: (n) => sealer.setThreads(n),
         setGasPrice: (price) => {
-          prices.min = price;
+          prices.setMinimum(price);
         },
       }),
       txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
@@ -300,22 +299,18 @@ export class McNode {
     // Namespaces with no method here (the dev controls without config.devControls) are not listed.
     const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));
     served.add('rpc');
-    const httpApis = () => (self?.httpApis ?? []).filter((ns) => (NAMESPACES as readonly string[]).includes(ns) && served.has(ns));
-    const methods = {
+    const httpApis = () => http.apis.filter((ns) => (NAMESPACES as readonly string[]).includes(ns) && served.has(ns));
+    const methods: McNode['methods'] = {
       http: buildMethodTable(...common_modules, rpcModules(httpApis)),
       ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES.filter((ns) => served.has(ns)))),
       ws: buildMethodTable(...common_modules, rpcModules(() => config.ws.api.filter((ns) => served.has(ns)))),
     };
-    // Closing the HTTP endpoint from a request on it would lock every HTTP client out (and a
-    // client walking the method list would take the node off the air): over HTTP it is refused.
-    methods.http.set('admin_stopRPC', {
-      handler: () => {
-        throw refused('admin_stopRPC closes the HTTP endpoint: call it over IPC');
-      },
-    });
+    for (const [name, m] of Object.entries(adminOverHttp)) methods.http.set(name, m);
 
     const node = new McNode(config, db, chain, world, pool, miner, wallet, methods, log);
     self = node;
+    node.endpoints = endpoints;
+    node.http = http;
     node.devAccounts.push(...dev);
     node.sealer = sealer;
     node.importer = importer;
@@ -324,7 +319,7 @@ export class McNode {
     node.subscriptions = subscriptions;
     node.scs = scs;
     node.nodeKey = nodeKey;
-    if (config.metrics.enabled) node.rpcStats = new RpcStats();
+    node.rpcStats = rpcStats;
     miner.on('sealed', (block) =>
       log.info('sealed block', {
         number: block.header.number,
@@ -397,7 +392,7 @@ export class McNode {
     const { config } = this;
     const debug = config.verbosity >= 4;
     if (config.rpc.enabled) {
-      await this.startHttp({ host: config.rpc.addr, port: config.rpc.port, corsOrigins: config.rpc.corsDomain, apis: config.rpc.api });
+      await this.http!.start({ host: config.rpc.addr, port: config.rpc.port, corsOrigins: config.rpc.corsDomain, apis: config.rpc.api });
     }
     if (config.ws.enabled) await this.startWs();
     if (!config.ipc.disabled) {
@@ -407,70 +402,6 @@ export class McNode {
       await this.ipc.start();
       this.endpoints.ipc = ipcPath;
     }
-  }
-
-  /** The HTTP endpoint's address while it runs (or is starting). */
-  get httpAddress(): { host: string; port: number } | undefined {
-    return this.http ? this.endpoints.http ?? this.httpStarting : undefined;
-  }
-
-  /** Namespaces the HTTP endpoint serves (`--rpcapi`, or admin_startRPC's list). */
-  get httpApis(): readonly string[] {
-    return this.http ? this.httpApiList : [];
-  }
-
-  /** Opens the one HTTP endpoint (design §6); rejects when one is already running. */
-  async startHttp(settings: HttpSettings): Promise<{ host: string; port: number }> {
-    if (this.closed) throw refused('node is stopping');
-    if (this.http) throw refused(`HTTP RPC already running on ${settings.host}:${settings.port}`);
-    const allowed = new Set<string>(settings.apis);
-    const dispatcher = new Dispatcher({
-      methods: this.methods.http,
-      isAllowed: (name) => allowed.has(namespaceOf(name)),
-      debug: this.config.verbosity >= 4,
-      onCall: this.rpcStats?.observe,
-    });
-    // WebSocket upgrades on the HTTP port reach the same dispatcher (Anvil's and Hardhat's convention).
-    const upgrades = new WsRpcServer();
-    const server = new HttpRpcServer({
-      host: settings.host,
-      port: settings.port,
-      corsOrigins: settings.corsOrigins,
-      vhosts: this.config.rpc.vhosts,
-      route: () => dispatcher,
-      websocket: upgrades,
-    });
-    this.http = server;
-    this.httpWs = upgrades;
-    this.httpStarting = { host: settings.host, port: settings.port };
-    this.httpApiList = settings.apis;
-    try {
-      await this.httpStopping; // the previous endpoint's port may be the one wanted
-      this.endpoints.http = await server.start();
-    } catch (err) {
-      this.http = undefined;
-      throw err;
-    } finally {
-      this.httpStarting = undefined;
-    }
-    this.log.info('HTTP endpoint opened', { url: `http://${this.endpoints.http.host}:${this.endpoints.http.port}`, apis: settings.apis.join(',') });
-    return this.endpoints.http;
-  }
-
-  /**
-   * Closes the HTTP endpoint. The close waits a moment so that the reply to an admin_stopRPC
-   * sent over that very endpoint still goes out; a new start waits for it.
-   */
-  stopHttp(): Promise<void> {
-    const server = this.http;
-    if (!server) return Promise.resolve();
-    this.httpWs?.stop();
-    this.httpWs = undefined;
-    this.http = undefined;
-    this.endpoints.http = undefined;
-    this.httpStopping = new Promise<void>((resolve) => setTimeout(resolve, 50)).then(() => server.stop());
-    this.log.info('HTTP endpoint closed');
-    return Promise.resolve();
   }
 
   /** The separate WebSocket endpoint (`--ws`): its own namespaces (`--wsapi`) and origins (`--wsorigins`). */
@@ -526,9 +457,7 @@ export class McNode {
     if (this.closed) return;
     this.closed = true;
     await this.network?.stop();
-    this.httpWs?.stop();
-    await this.http?.stop();
-    await this.httpStopping;
+    await this.http?.close();
     this.ws?.ws.stop();
     await this.ws?.http.stop();
     this.subscriptions?.stop();

@@ -1,4 +1,4 @@
-// The client version string, in the real node's format (moac-reference §6.1):
+// The client version string, in the real node's format (pinned by test/rpc/golden/transcripts/01-libx-net.txt):
 // Moac/v<version>-<meta>/<os>-<arch>/<runtime>.
 
 import { createRequire } from 'node:module';

@@ -1,9 +1,9 @@
-// The personal_* rules over the keystore and the wallet (design §7): new and imported accounts,
+// The personal_* rules over the keystore and the wallet (README "Accounts and keystore"): new and imported accounts,
 // unlocking for a while or until the node stops, one-shot use with a password, and geth's rule
 // that nothing is unlocked while an HTTP endpoint runs unless insecure unlock is allowed.
 
 import fs from 'node:fs';
-import { ConfigError, NodeError, refused } from '../errors.js';
+import { ConfigError, ErrorKind, NodeError, refused } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Keystore } from './keystore.js';
 import type { Wallet } from './wallet.js';
@@ -12,7 +12,7 @@ import type { Wallet } from './wallet.js';
 export const MAX_UNLOCK_SECONDS = 9_223_372_036;
 export const DEFAULT_UNLOCK_SECONDS = 300;
 
-export const unlockForbiddenError = (): NodeError => refused('account unlock with HTTP access is forbidden');
+export const unlockForbiddenError = (): NodeError => new NodeError(ErrorKind.Unauthorized, 'account unlock with HTTP access is forbidden');
 
 export interface KeyManagerOptions {
   keystore: Keystore;

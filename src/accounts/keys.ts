@@ -1,4 +1,4 @@
-// Private keys and the dev accounts derived from a mnemonic (design §7: BIP-39 seed, BIP-32
+// Private keys and the dev accounts derived from a mnemonic (README "Accounts and keystore": BIP-39 seed, BIP-32
 // path m/44'/314'/0'/0/i — 314 is MOAC's SLIP-44 coin type).
 
 import { webcrypto } from 'node:crypto';

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { scrypt as scryptJs } from 'ethereum-cryptography/scrypt.js';
-import { ErrorKind, NodeError, refused } from '../errors.js';
+import { ErrorKind, NodeError, notFound, refused } from '../errors.js';
 import { concatBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../encoding/hex.js';
 import { privateKeyToAddress, randomPrivateKey } from './keys.js';
@@ -28,7 +28,7 @@ const MAX_PBKDF2_ROUNDS = 10_000_000;
 
 export const wrongPassword = (): NodeError =>
   new NodeError(ErrorKind.Unauthorized, 'could not decrypt key with given password');
-export const noKey = (): NodeError => refused('no key for given address or file');
+export const noKey = (): NodeError => notFound('no key for given address or file');
 
 export interface KeyFile {
   address: string;
@@ -201,7 +201,7 @@ export class Keystore {
     return this.store(privateKey, password);
   }
 
-  /** The private key of `address`; wrong password → Unauthorized, unknown account → Refused. */
+  /** The private key of `address`; wrong password → Unauthorized, unknown account → NotFound. */
   async decrypt(address: Uint8Array, password: string): Promise<Uint8Array> {
     const entry = await this.find(address);
     if (!entry) throw noKey();

@@ -1,4 +1,4 @@
-// mc_sign / personal_sign (moac-reference §2): MOAC's prefixed message hash and 65-byte r‖s‖v
+// mc_sign / personal_sign (vectors of the real client in test/rpc/personal/personal.test.ts): MOAC's prefixed message hash and 65-byte r‖s‖v
 // signatures with v = 27/28.
 
 import secp256k1 from 'secp256k1';

@@ -13,7 +13,7 @@ import { bigintToBytes, bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
-import { Lru } from '../state/trieNodeStore.js';
+import { Lru } from '../store/lru.js';
 import { refused } from '../errors.js';
 import { headSwitchOps } from './headSwitch.js';
 

@@ -34,7 +34,7 @@ function headerFields(h: Header, withSeal: boolean): RlpFields {
 
 export const encodeHeader = (h: Header): Uint8Array => RLP.encode(headerFields(h, true));
 export const headerHash = (h: Header): Uint8Array => keccak256(encodeHeader(h));
-/** The pow-hash: keccak256 of the header without mixHash and nonce (design §4). */
+/** The pow-hash: keccak256 of the header without mixHash and nonce (README "Proof of work and mining"). */
 export const sealHash = (h: Header): Uint8Array => keccak256(RLP.encode(headerFields(h, false)));
 
 export function decodeHeader(bytes: Uint8Array): Header {
@@ -161,15 +161,6 @@ export function logsBloom(logs: Log[]): Uint8Array {
   return bloom;
 }
 
-export function bloomContains(bloom: Uint8Array, item: Uint8Array): boolean {
-  const h = keccak256(item);
-  for (let i = 0; i < 6; i += 2) {
-    const bit = ((h[i] << 8) | h[i + 1]) & 2047;
-    if ((bloom[255 - (bit >> 3)] & (1 << (bit & 7))) === 0) return false;
-  }
-  return true;
-}
-
 export function orBloom(target: Uint8Array, other: Uint8Array): void {
   for (let i = 0; i < 256; i++) target[i] |= other[i];
 }
@@ -179,6 +170,42 @@ export function orBloom(target: Uint8Array, other: Uint8Array): void {
 const encodeLog = (log: Log): (Uint8Array | Uint8Array[])[] => [log.address, log.topics, log.data];
 
 /** Consensus encoding (what the receipts root commits to): [status|root, cumulativeGas, bloom, logs]. */
+/** What a new block's header takes from its builder; roots and bloom are computed here. */
+export interface HeaderFields {
+  parentHash: Uint8Array;
+  miner: Uint8Array;
+  stateRoot: Uint8Array;
+  number: bigint;
+  timestamp: bigint;
+  difficulty: bigint;
+  gasLimit: bigint;
+  gasUsed: bigint;
+  extraData: Uint8Array;
+}
+
+/** The header of a built block, unsealed (zero mixHash and nonce): main chain and app chains alike. */
+export function assembleHeader(f: HeaderFields, transactions: readonly SignedTx[], receipts: readonly Receipt[]): Header {
+  const bloom = new Uint8Array(256);
+  for (const r of receipts) orBloom(bloom, r.logsBloom);
+  return {
+    parentHash: f.parentHash,
+    sha3Uncles: EMPTY_UNCLES_HASH,
+    miner: f.miner,
+    stateRoot: f.stateRoot,
+    transactionsRoot: orderedTrieRoot(transactions.map((tx) => tx.raw)),
+    receiptsRoot: orderedTrieRoot(receipts.map(encodeReceiptForRoot)),
+    logsBloom: bloom,
+    difficulty: f.difficulty,
+    number: f.number,
+    gasLimit: f.gasLimit,
+    gasUsed: f.gasUsed,
+    timestamp: f.timestamp,
+    extraData: f.extraData,
+    mixHash: new Uint8Array(32),
+    nonce: new Uint8Array(8),
+  };
+}
+
 export function encodeReceiptForRoot(r: Receipt): Uint8Array {
   const first = r.root ?? (r.status === 1 ? Uint8Array.of(1) : new Uint8Array());
   return RLP.encode([first, bigintToBytes(r.cumulativeGasUsed), r.logsBloom, r.logs.map(encodeLog)]);

@@ -1,11 +1,11 @@
-// MOAC-native transactions (moac-reference §1): the 12-item RLP wire format, the EIP-155-style
+// MOAC-native transactions (vectors of the real client in test/unit/chain/transaction.test.ts): the 12-item RLP wire format, the EIP-155-style
 // signing hash over the nine unsigned fields, signing, strict decoding and sender recovery.
 // Classic (Ethereum legacy, EIP-155) transactions are the 9-item list; the decoder tells the two
 // apart by the list's length and keeps a classic one's own bytes as `raw` (README "Using ethers").
 
 import { RLP } from '@ethereumjs/rlp';
 import secp256k1 from 'secp256k1';
-import { invalidParams, refused } from '../errors.js';
+import { DecodeError, refused } from '../errors.js';
 import { bigintToBytes, bytesToBigint, keccak256 } from '../encoding/bytes.js';
 import { publicKeyToAddress } from '../encoding/address.js';
 import type { Address, SignedTx, TxFields } from './types.js';
@@ -16,7 +16,7 @@ export type SignatureFields = TxFields & { v: bigint; r: bigint; s: bigint };
 const EMPTY = new Uint8Array(0);
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const SECP256K1_HALF_N = SECP256K1_N >> 1n;
-/** design §3: 0 main chain, 1 Dapp call, 2 token transfer, 3 Dapp deploy. */
+/** shardingFlag: 0 main chain, 1 Dapp call, 2 token transfer, 3 Dapp deploy. */
 const MAX_SHARDING_FLAG = 3n;
 
 function unsignedItems(tx: TxFields): Uint8Array[] {
@@ -92,7 +92,7 @@ const INT_MAX_BYTES: Record<number, number> = { 0: 8, 1: 8, 2: 32, 3: 32, 5: 32,
 /** Where each classic item sits in the MOAC layout above (so both share the item checks). */
 const CLASSIC_SLOTS = [0, 2, 3, 4, 5, 6, 9, 10, 11];
 
-const malformed = (what: string) => invalidParams(`invalid argument 0: rlp: ${what}`);
+const malformed = (what: string) => new DecodeError(`rlp: ${what}`);
 const invalidSignature = () => refused('invalid sender: invalid signature');
 
 function byteItem(items: unknown[], index: number): Uint8Array {

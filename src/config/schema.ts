@@ -20,15 +20,15 @@ export const HARDFORKS = [
   'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london',
 ] as const;
 export type Hardfork = (typeof HARDFORKS)[number];
-export const MINING_MODES = ['instant', 'interval', 'mixed', 'remote', 'off'] as const;
-export type MiningMode = (typeof MINING_MODES)[number];
+import { MINING_MODES, type MiningMode } from '../miner/miningMode.js';
+export { MINING_MODES, type MiningMode };
 export const DIFFICULTY_RULES = ['fixed', 'adjust'] as const;
 export type DifficultyRule = (typeof DIFFICULTY_RULES)[number];
 /** Namespaces the VNODE can serve over HTTP (`rpc.api`); `eth` and `web3`/`chain3` are accepted as aliases. */
-export const RPC_NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug'] as const;
-export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
+import { NAMESPACES as RPC_NAMESPACES, NAMESPACE_ALIASES, type Namespace as RpcNamespace } from '../rpc/namespaces.js';
+export { RPC_NAMESPACES, type RpcNamespace };
 
-/** The main chain's genesis block, decoded (design §2). */
+/** The main chain's genesis block, decoded (README "Chain rules"). */
 export interface Genesis extends GenesisSpec {
   /** `config.chainId` of a real-node genesis file, when it has one */
   chainId?: bigint;
@@ -86,7 +86,7 @@ export interface Config {
   metrics: { enabled: boolean; addr: string; port: number };
   /** peer-to-peer networking (README "Network"); maxPeers 0 turns it off */
   p2p: { port: number; addr: string; maxPeers: number; bootnodes: string[]; nat: string; noDiscover: boolean };
-  /** kept as given; the SCS code normalises them (design §9) */
+  /** kept as given; the SCS code normalises them (README "Application chains (SCS)") */
   appChains: Record<string, unknown>[];
 }
 
@@ -162,7 +162,6 @@ const nat: Codec<string> = {
   },
 };
 const enodeUrl = str('<enode>');
-const NAMESPACE_ALIASES = new Map<string, RpcNamespace>([['eth', 'mc'], ['web3', 'libx'], ['chain3', 'libx']]);
 const namespaces: Codec<RpcNamespace[]> = {
   arg: '<list>',
   expected: `a comma-separated list of ${RPC_NAMESPACES.join(', ')}`,

@@ -47,5 +47,4 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-export const ZERO_ADDRESS = new Uint8Array(20);
 export const ZERO_HASH = new Uint8Array(32);

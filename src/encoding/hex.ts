@@ -1,8 +1,8 @@
-// The one hex codec of the node: QUANTITY, DATA and TAG rules of the interface (§2.1).
-// Decoders return typed values or throw invalid-params naming the argument; encoders always
-// produce the canonical form (compact QUANTITY, even-length lower-case DATA).
+// The one hex codec of the node: QUANTITY, DATA and TAG rules (README, "Methods served").
+// Decoders return typed values or throw a DecodeError with the reason (rpc/params.ts names the
+// argument); encoders always produce the canonical form (compact QUANTITY, even-length lower-case DATA).
 
-import { invalidParams } from '../errors.js';
+import { DecodeError } from '../errors.js';
 
 const HEX_DIGITS = '0123456789abcdef';
 const BYTE_TO_HEX: string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4] + HEX_DIGITS[i & 15]);
@@ -48,24 +48,16 @@ export function encodeQuantity(value: bigint | number): string {
   return '0x' + value.toString(16);
 }
 
-export const encodeData = bytesToHex;
-
 /** A 32-byte value as DATA, left-padded (storage slots, targets). */
 export function encodeWord(value: bigint): string {
   return '0x' + value.toString(16).padStart(64, '0');
 }
 
-function argName(name: string | number): string {
-  return typeof name === 'number' ? `invalid argument ${name}` : `invalid argument ${name}`;
-}
+const fail = (reason: string): DecodeError => new DecodeError(reason);
 
-function requireHexString(value: unknown, name: string | number): string {
-  if (typeof value !== 'string') {
-    throw invalidParams(`${argName(name)}: expected a hex string, got ${describe(value)}`);
-  }
-  if (!(value.startsWith('0x') || value.startsWith('0X'))) {
-    throw invalidParams(`${argName(name)}: hex string without 0x prefix`);
-  }
+function requireHexString(value: unknown): string {
+  if (typeof value !== 'string') throw fail(`expected a hex string, got ${describe(value)}`);
+  if (!(value.startsWith('0x') || value.startsWith('0X'))) throw fail('hex string without 0x prefix');
   return value.slice(2);
 }
 
@@ -76,45 +68,58 @@ function describe(value: unknown): string {
 }
 
 /** QUANTITY: 0x-prefixed, at least one digit, no leading zeros (except `0x0`), at most 256 bits. */
-export function decodeQuantity(value: unknown, name: string | number, maxBits = 256): bigint {
-  const body = requireHexString(value, name);
-  if (body.length === 0) throw invalidParams(`${argName(name)}: hex string "0x" has no digits`);
-  if (body.length > 1 && body[0] === '0') throw invalidParams(`${argName(name)}: hex number with leading zero digits`);
-  if (body.length > Math.ceil(maxBits / 4)) throw invalidParams(`${argName(name)}: hex number > ${maxBits} bits`);
+export function decodeQuantity(value: unknown, maxBits = 256): bigint {
+  const body = requireHexString(value);
+  if (body.length === 0) throw fail(`hex string "0x" has no digits`);
+  if (body.length > 1 && body[0] === '0') throw fail(`hex number with leading zero digits`);
+  if (body.length > Math.ceil(maxBits / 4)) throw fail(`hex number > ${maxBits} bits`);
   for (let i = 0; i < body.length; i++) {
     const c = body.charCodeAt(i);
-    if (c >= 128 || HEX_VALUE[c] < 0) throw invalidParams(`${argName(name)}: invalid hex string`);
+    if (c >= 128 || HEX_VALUE[c] < 0) throw fail(`invalid hex string`);
   }
   const n = BigInt('0x' + body);
-  if (maxBits < 256 && n >> BigInt(maxBits) !== 0n) throw invalidParams(`${argName(name)}: hex number > ${maxBits} bits`);
+  if (maxBits < 256 && n >> BigInt(maxBits) !== 0n) throw fail(`hex number > ${maxBits} bits`);
   return n;
 }
 
 /** A QUANTITY that must fit a JS number (indexes, counts, block numbers). */
-export function decodeUint64(value: unknown, name: string | number): bigint {
-  return decodeQuantity(value, name, 64);
+export function decodeUint64(value: unknown): bigint {
+  return decodeQuantity(value, 64);
 }
 
 /** DATA: 0x-prefixed, even number of hex digits; optionally an exact byte length. */
-export function decodeData(value: unknown, name: string | number, length?: number): Uint8Array {
-  const body = requireHexString(value, name);
-  if (body.length % 2 !== 0) throw invalidParams(`${argName(name)}: hex string has odd length`);
+export function decodeData(value: unknown, length?: number): Uint8Array {
+  const body = requireHexString(value);
+  if (body.length % 2 !== 0) throw fail(`hex string has odd length`);
   const bytes = parseHexBody(body);
-  if (bytes === undefined) throw invalidParams(`${argName(name)}: invalid hex string`);
+  if (bytes === undefined) throw fail(`invalid hex string`);
   if (length !== undefined && bytes.length !== length) {
-    throw invalidParams(`${argName(name)}: hex string has length ${body.length}, want ${length * 2} for ${length}-byte value`);
+    throw fail(`hex string has length ${body.length}, want ${length * 2} for ${length}-byte value`);
   }
   return bytes;
 }
 
-export const decodeAddress = (value: unknown, name: string | number): Uint8Array => decodeData(value, name, 20);
-export const decodeHash = (value: unknown, name: string | number): Uint8Array => decodeData(value, name, 32);
+/**
+ * A storage position: any hex of 1 to 64 digits, leading zeros and odd length allowed (a mapping
+ * slot is a keccak hash passed as is, as geth accepts it), left-padded to 32 bytes.
+ */
+export function decodeStorageSlot(value: unknown): Uint8Array {
+  const body = requireHexString(value);
+  if (body.length === 0) throw fail(`hex string "0x" has no digits`);
+  if (body.length > 64) throw fail(`hex string too long, want at most 32 bytes`);
+  const bytes = parseHexBody(body.padStart(64, '0'));
+  if (bytes === undefined) throw fail(`invalid hex string`);
+  return bytes;
+}
+
+export const decodeAddress = (value: unknown): Uint8Array => decodeData(value, 20);
+export const decodeHash = (value: unknown): Uint8Array => decodeData(value, 32);
 
 /** TAG: a QUANTITY block number or one of `earliest`, `latest`, `pending`. */
-export function decodeBlockTag(value: unknown, name: string | number): BlockTag {
+export function decodeBlockTag(value: unknown): BlockTag {
   if (value === 'latest' || value === 'earliest' || value === 'pending') return value;
   if (typeof value === 'string' && !value.startsWith('0x') && !value.startsWith('0X')) {
-    throw invalidParams(`${argName(name)}: unknown block tag "${value.slice(0, 40)}" (want a hex number, earliest, latest or pending)`);
+    throw fail(`unknown block tag "${value.slice(0, 40)}" (want a hex number, earliest, latest or pending)`);
   }
-  return decodeUint64(value, name);
+  return decodeUint64(value);
 }

@@ -6,9 +6,9 @@ import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import type { Header } from '../chain/types.js';
-import { NodeError, ErrorKind, refused } from '../errors.js';
+import { NodeError, ErrorKind, executionFailed } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
-import { Lru } from '../state/trieNodeStore.js';
+import { Lru } from '../store/lru.js';
 import type { WorldState } from '../state/worldState.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
@@ -135,7 +135,7 @@ export class CallExecutor {
     const top = await attempt(cap);
     if (top.error) {
       if (top.error === 'revert') throw callError(top);
-      throw refused(top.error === 'out of gas' ? `gas required exceeds allowance (${cap})` : top.error);
+      throw executionFailed(top.error === 'out of gas' ? `gas required exceeds allowance (${cap})` : top.error);
     }
     let lo = intrinsicGas(req.data ?? new Uint8Array(), req.to === undefined) - 1n;
     let hi = cap;
@@ -158,7 +158,7 @@ function callError(out: CallOutcome): NodeError {
     const reason = decodeRevertReason(out.returnValue);
     return new NodeError(ErrorKind.Reverted, reason ?? '', bytesToHex(out.returnValue));
   }
-  return refused(out.error ?? 'execution failed');
+  return executionFailed(out.error ?? 'execution failed');
 }
 
 /** Error(string) revert data → the string. */

@@ -1,4 +1,4 @@
-// MOAC's gas numbers (design §3).
+// MOAC's gas numbers (README "Chain rules").
 
 export const TX_GAS = 1000n;
 export const TX_GAS_CONTRACT_CREATION = 53_000n;

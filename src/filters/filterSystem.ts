@@ -1,4 +1,4 @@
-// Installed filters (interface §3.1, design §8): log, block and pending-transaction filters fed
+// Installed filters (README "Filters and logs"): log, block and pending-transaction filters fed
 // by the chain's `newHead` and the pool's `pendingTx` events, polled for changes, and removed
 // after `timeoutSeconds` without a changes poll. Filters live in memory only: a restart drops them.
 // Blocks that leave the canonical chain (the chain's `rewound`) give log filters their logs
@@ -8,14 +8,12 @@ import { randomBytes } from 'node:crypto';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { bytesToBigint } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
-import { limitExceeded, refused } from '../errors.js';
+import { limitExceeded, notFound, refused } from '../errors.js';
 import {
   DEFAULT_LOG_LIMITS, blockLogs, bloomMatcher, bloomMayMatch, checkCriteria, pendingLogs, queryLogs,
   type BloomMatcher, type LogChain, type LogEntry, type LogLimits, type LogQuery, type LogSources, type PendingSource,
 } from './logQuery.js';
 import { blockBlooms, type BloomSource } from './blockBlooms.js';
-
-export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
 
 /** What `changes` returns: log entries for log filters, hashes for the other kinds. */
 export type FilterChanges = { kind: 'logs'; logs: LogEntry[] } | { kind: 'hashes'; hashes: Uint8Array[] };
@@ -52,7 +50,7 @@ export interface FilterDeps {
 export interface FilterOptions {
   /** seconds a filter lives without an `changes` poll (config filters.timeout) */
   timeoutSeconds: number;
-  /** installed filters at most (design §8: 1000) */
+  /** installed filters at most (1000, README "Filters and logs") */
   maxFilters?: number;
   /** changes buffered per filter between polls; the oldest are dropped beyond it */
   maxBuffered?: number;
@@ -81,7 +79,7 @@ interface LogFilter extends FilterBase {
 }
 type Filter = HashFilter | LogFilter;
 
-const notFound = () => refused('filter not found');
+const filterNotFound = () => notFound('filter not found');
 
 export class FilterSystem {
   private readonly filters = new Map<bigint, Filter>();
@@ -199,10 +197,10 @@ export class FilterSystem {
 
   private live(id: bigint): Filter {
     const f = this.filters.get(id);
-    if (!f) throw notFound();
+    if (!f) throw filterNotFound();
     if (this.expired(f)) {
       this.filters.delete(id);
-      throw notFound();
+      throw filterNotFound();
     }
     return f;
   }

@@ -1,11 +1,11 @@
-// Log matching and range queries (interface §2.9, design §8): the criteria rules, the header
+// Log matching and range queries (README "Filters and logs"): the criteria rules, the header
 // bloom pre-check, block ranges with tags resolved against the head, and the query limits.
 
 import type { Block, Log, Receipt, SignedTx } from '../chain/types.js';
 import { addToBloom } from '../chain/block.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { BlockTag } from '../encoding/hex.js';
-import { limitExceeded, refused } from '../errors.js';
+import { limitExceeded, notFound, refused } from '../errors.js';
 import type { BloomSource } from './blockBlooms.js';
 
 /** What a log must match: any of `addresses` (empty: any), and per topic position any of its options. */
@@ -40,7 +40,7 @@ export interface LogLimits {
   maxTopics: number;
 }
 
-/** Design §8. */
+/** The limits of README "Filters and logs": 10,000 blocks per query, 10,000 logs, 4 topics. */
 export const DEFAULT_LOG_LIMITS: LogLimits = { maxBlockRange: 10_000, maxLogs: 10_000, maxTopics: 4 };
 
 /** fromBlock / toBlock as given, or a single block by hash (exclusive with the range). */
@@ -182,7 +182,7 @@ export async function queryLogs(sources: LogSources, query: LogQuery, limits: Lo
   const out: LogEntry[] = [];
   if (query.blockHash) {
     const block = await chain.getBlockByHash(query.blockHash);
-    if (!block) throw refused('unknown block');
+    if (!block) throw notFound('unknown block');
     if (bloomMayMatch(block.header.logsBloom, query.criteria)) addLogs(out, await minedBlockLogs(chain, block.hash, query.criteria), limits);
     return out;
   }

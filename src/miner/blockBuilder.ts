@@ -3,22 +3,24 @@
 // Replaying a block from outside runs the same code on the block's own transactions, so import
 // and sync accept exactly what building produces. Sealing is the Sealer's job; this only builds.
 
-import { createEVM, type EVM } from '@ethereumjs/evm';
+import type { EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
-import { EMPTY_UNCLES_HASH, encodeReceiptForRoot, orBloom, orderedTrieRoot } from '../chain/block.js';
-import { applyTransaction, creditReward, type BlockEnv, type ApplyResult } from '../execution/executor.js';
+import { assembleHeader } from '../chain/block.js';
+import { applyTransaction, creditReward, type BlockEnv, type ApplyResult, type TxRejection } from '../execution/executor.js';
 import { applySystemTx, payableNow, recordDeposit, systemNonce, type ChainRules } from '../execution/systemTxs.js';
 import { SYSCNT, decodeSystemPayload, isSystemTx, settlementTx } from '../chain/systemTx.js';
 import { blockReward } from '../execution/gas.js';
+import { createChainEvm, type BlockHashSource } from '../execution/evm.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { WorldState } from '../state/worldState.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import { BlockParticipants, type AppliedMoves } from './blockParticipants.js';
 
-export interface BlockHashSource {
+/** The main chain as block building sees it (BLOCKHASH); side branches see their own ancestors. */
+export interface ChainBlocks extends BlockHashSource {
   getBlockByNumber(number: bigint): Promise<Block | undefined>;
   /** with getHashByNumber: blocks on side branches see their own ancestors' hashes */
   getBlockByHash?(hash: Uint8Array): Promise<Block | undefined>;
@@ -53,29 +55,13 @@ export class BlockBuilder {
   constructor(
     private readonly world: WorldState,
     private readonly common: Common,
-    private readonly chain: BlockHashSource,
+    private readonly chain: ChainBlocks,
     readonly participants: BlockParticipants = new BlockParticipants(),
     readonly rules: ChainRules = { devControls: false },
   ) {}
 
-  async createEvm(sm: MerkleStateManager, hashes: BlockHashSource = this.chain): Promise<EVM> {
-    const chain = hashes;
-    return createEVM({
-      // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
-      // shared Common every EVM ever made (one per block and per call state) would stay reachable.
-      common: this.common.copy(),
-      stateManager: sm,
-      blockchain: {
-        async getBlock(number: number) {
-          const block = await chain.getBlockByNumber(BigInt(number));
-          return { hash: () => block?.hash ?? new Uint8Array(32) };
-        },
-        async putBlock() {},
-        shallowCopy() {
-          return this;
-        },
-      },
-    });
+  createEvm(sm: MerkleStateManager, hashes: BlockHashSource = this.chain): Promise<EVM> {
+    return createChainEvm(this.common, sm, hashes);
   }
 
   /** The post-state of the last block built on the node's own store, with its EVM. */
@@ -158,25 +144,7 @@ export class BlockBuilder {
     const stateRoot = await sm.getStateRoot();
     if (own) this.last = { root: stateRoot, sm, evm };
 
-    const bloom = new Uint8Array(256);
-    for (const r of receipts) orBloom(bloom, r.logsBloom);
-    const header: Header = {
-      parentHash: parent.hash,
-      sha3Uncles: EMPTY_UNCLES_HASH,
-      miner: env.miner,
-      stateRoot,
-      transactionsRoot: orderedTrieRoot(transactions.map((tx) => tx.raw)),
-      receiptsRoot: orderedTrieRoot(receipts.map(encodeReceiptForRoot)),
-      logsBloom: bloom,
-      difficulty: env.difficulty,
-      number,
-      gasLimit: env.gasLimit,
-      gasUsed,
-      timestamp: env.timestamp,
-      extraData: env.extraData,
-      mixHash: new Uint8Array(32),
-      nonce: new Uint8Array(8),
-    };
+    const header = assembleHeader({ ...env, parentHash: parent.hash, stateRoot, number, gasUsed }, transactions, receipts);
     return { header, transactions, receipts, rejected, state: sm, moves };
   }
 
@@ -194,7 +162,7 @@ export class BlockBuilder {
   }
 
   /** Block lookups by number as seen from `parent` when it is off the canonical chain; else undefined. */
-  private async branchHashes(parent: Block): Promise<BlockHashSource | undefined> {
+  private async branchHashes(parent: Block): Promise<ChainBlocks | undefined> {
     const { chain } = this;
     if (!chain.getBlockByHash || !chain.getHashByNumber) return undefined;
     const isCanonical = async (b: Block) => {

@@ -1,5 +1,5 @@
 // Block production. The miner builds blocks from the pool, seals them with the proof of work
-// and hands them to the chain, one at a time. Modes (design §4): instant (a block as soon as a
+// and hands them to the chain, one at a time. Modes (README "Proof of work and mining"): instant (a block as soon as a
 // transaction is pending), interval (every `period` seconds), mixed (instant plus an empty
 // block after `period` seconds without one), remote (only submitted work seals), off.
 
@@ -17,8 +17,8 @@ import type { SignedTx } from '../chain/types.js';
 import { setterTx, type DevSetter } from '../chain/systemTx.js';
 import { refused } from '../errors.js';
 
-export const MINING_MODES = ['instant', 'interval', 'mixed', 'remote', 'off'] as const;
-export type MiningMode = (typeof MINING_MODES)[number];
+import type { MiningMode } from './miningMode.js';
+export { MINING_MODES, type MiningMode } from './miningMode.js';
 
 export interface Seal {
   nonce: bigint;

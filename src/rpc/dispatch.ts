@@ -5,6 +5,7 @@ import { RpcCode, methodNotFound, toRpcError } from './errors.js';
 import { RawJson } from './rawJson.js';
 import { createJaysonInvoker, invokeDirect, type Invoker } from './invoke.js';
 import { MAX_BATCH_ITEMS, MAX_BATCH_RESPONSE_BYTES, MAX_JSON_DEPTH, exceedsDepth } from './jsonLimits.js';
+import { canonicalName } from './namespaces.js';
 import type { CallContext, MethodTable, RpcErrorObject, RpcId, RpcMethod, RpcParams } from './types.js';
 
 export interface DispatcherOptions {
@@ -137,13 +138,7 @@ export class Dispatcher {
   }
 }
 
-/** `eth_*` → `mc_*`; `chain3_*`, `web3_*` → `libx_*` (what the real VNODE and chain3 send). */
-export function canonicalName(sent: string): string {
-  if (sent.startsWith('eth_')) return 'mc_' + sent.slice(4);
-  if (sent.startsWith('chain3_')) return 'libx_' + sent.slice(7);
-  if (sent.startsWith('web3_')) return 'libx_' + sent.slice(5);
-  return sent;
-}
+export { canonicalName };
 
 function decodeRequest(message: unknown): Decoded {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return { valid: false, id: null };

@@ -1,8 +1,11 @@
 // The one place where failures become JSON-RPC error objects. Domain code throws NodeError with
 // a kind; KIND_TO_ERROR has one entry per kind, so adding a kind without a code fails to compile.
 
-import { ErrorKind, NodeError } from '../errors.js';
+import { DecodeError, ErrorKind, NodeError } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
+import { ChainFileError } from '../chainFile/chainFileError.js';
+import { AbiError } from '../scs/abi.js';
+import { AppChainSpecError } from '../scs/appChainSpec.js';
 import type { RpcErrorObject } from './types.js';
 
 /** Codes used by the envelope layer itself (JSON-RPC 2.0 plus geth's extensions). */
@@ -23,6 +26,9 @@ const REVERTED = 'execution reverted';
 const KIND_TO_ERROR: { readonly [K in ErrorKind]: (err: NodeError, debug: boolean) => RpcErrorObject } = {
   [ErrorKind.InvalidParams]: (e) => withData(RpcCode.InvalidParams, e.message, e.data),
   [ErrorKind.Refused]: (e) => withData(RpcCode.Server, e.message, e.data),
+  [ErrorKind.TxRejected]: (e) => withData(RpcCode.Server, e.message, e.data),
+  [ErrorKind.NotFound]: (e) => withData(RpcCode.Server, e.message, e.data),
+  [ErrorKind.ExecutionFailed]: (e) => withData(RpcCode.Server, e.message, e.data),
   [ErrorKind.Unauthorized]: (e) => withData(RpcCode.Server, e.message, e.data),
   [ErrorKind.LimitExceeded]: (e) => withData(RpcCode.LimitExceeded, e.message, e.data),
   [ErrorKind.Reverted]: (e) => withData(RpcCode.Reverted, revertMessage(e.message), revertData(e.data)),
@@ -37,8 +43,24 @@ export function toRpcError(err: unknown, debug: boolean): RpcErrorObject {
     // A kind that is not in the table can only come from a cast; treat it as a bug.
     if (map !== undefined) return map(err, debug);
   }
+  const foreign = fromDomainClass(err);
+  if (foreign !== undefined) return foreign;
   const stack = debug ? stackOf(err) : undefined;
   return withData(RpcCode.Internal, 'internal error', stack);
+}
+
+// Errors of modules that also serve the CLI (which prints them as they stand) and so are not
+// NodeErrors. Each reaches RPC through exactly one parameter, named here.
+function fromDomainClass(err: unknown): RpcErrorObject | undefined {
+  // A decode error that no codec attributed to an argument (rpc/params.ts decodeArg does that).
+  if (err instanceof DecodeError) return { code: RpcCode.InvalidParams, message: err.reason };
+  // admin_exportChain / admin_importChain: the message names the refused file or block.
+  if (err instanceof ChainFileError) return { code: RpcCode.Server, message: err.message };
+  // scs_createAppChain's one argument, the app chain object.
+  if (err instanceof AppChainSpecError) return { code: RpcCode.InvalidParams, message: `invalid argument 0: field "${err.key}": ${err.reason}` };
+  // ScsRPCMethod.AnyCall's member Params, the only values encoded by the ABI codec.
+  if (err instanceof AbiError) return { code: RpcCode.InvalidParams, message: `invalid argument Params: ${err.message}` };
+  return undefined;
 }
 
 export const methodNotFound = (name: string): RpcErrorObject => ({

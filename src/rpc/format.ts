@@ -1,4 +1,4 @@
-// Domain values → wire objects (interface §2.4–2.7). Only rpc/ knows these shapes.
+// Domain values → wire objects (README "Methods served"; every field pinned by test/rpc/golden). Only rpc/ knows these shapes.
 
 import type { Block, Header, Log, Receipt, SignedTx } from '../chain/types.js';
 import { bytesToHex, encodeQuantity } from '../encoding/hex.js';
@@ -78,7 +78,7 @@ export function formatBlock(block: Block, totalDifficulty: bigint, fullTransacti
   };
 }
 
-/** The pending block: number, hash, nonce and logsBloom are null (interface §3.2). */
+/** The pending block: number, hash, nonce and logsBloom are null (README "Methods served"). */
 export function formatPendingBlock(header: Header, txs: SignedTx[], size: number, totalDifficulty: bigint, full: boolean) {
   return {
     number: null,
@@ -110,7 +110,7 @@ export function formatLog(log: Log, at: LogPosition | undefined, removed = false
     blockNumber: at ? q(at.blockNumber) : null,
     address: d(log.address),
     data: dataHex,
-    // The real node's client library reads log data from `TxData` (moac-reference §3.11).
+    // The real node's client library reads log data from `TxData` (chain3's formatter).
     TxData: dataHex,
     topics: log.topics.map(d),
   };

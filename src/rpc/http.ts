@@ -1,4 +1,4 @@
-// The JSON-RPC HTTP endpoint on plain node:http, with geth's transport rules (design §6):
+// The JSON-RPC HTTP endpoint on plain node:http, with geth's transport rules (README "Transports"):
 // POST only, JSON content types, 5 MiB bodies, Host allow-list, CORS allow-list, timeouts.
 // Everything about JSON-RPC itself is the Dispatcher's job.
 

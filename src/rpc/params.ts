@@ -1,38 +1,66 @@
 // Param codecs: each decodes one wire value into a typed value or throws invalid-params naming
 // the argument. `method(codecs, handler)` turns a handler over typed values into an RpcMethod.
+// This is the only place that writes "invalid argument N": decoders below rpc/ give the reason.
 
-import { invalidParams } from '../errors.js';
+import { DecodeError, ErrorKind, NodeError, invalidParams } from '../errors.js';
 import {
-  decodeAddress, decodeBlockTag, decodeData, decodeHash, decodeQuantity, decodeUint64, type BlockTag,
+  decodeAddress, decodeBlockTag, decodeData, decodeHash, decodeQuantity, decodeStorageSlot, decodeUint64, type BlockTag,
 } from '../encoding/hex.js';
 import type { RpcMethod, RpcParams } from './types.js';
 
 export type Codec<T> = (value: unknown, index: number) => T;
+
+/** Invalid params naming the argument (an index, or a member name in the named-params variant). */
+export class ParamError extends NodeError {
+  constructor(
+    readonly argument: number | string,
+    readonly reason: string,
+  ) {
+    super(ErrorKind.InvalidParams, `invalid argument ${argument}: ${reason}`);
+  }
+}
+
+/** Runs a decoder for `argument`: its DecodeError becomes a ParamError naming that argument. */
+export function decodeArg<T>(argument: number | string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    if (err instanceof DecodeError) throw new ParamError(argument, err.reason);
+    throw err;
+  }
+}
 type Decoded<C extends readonly Codec<unknown>[]> = { [K in keyof C]: C[K] extends Codec<infer T> ? T : never };
 
 const OPTIONAL = Symbol('optional');
 type OptionalCodec<T> = Codec<T> & { [OPTIONAL]: true };
 
-export const address: Codec<Uint8Array> = (v, i) => decodeAddress(v, i);
-export const hash: Codec<Uint8Array> = (v, i) => decodeHash(v, i);
-export const data: Codec<Uint8Array> = (v, i) => decodeData(v, i);
-export const quantity: Codec<bigint> = (v, i) => decodeQuantity(v, i);
-export const uint64: Codec<bigint> = (v, i) => decodeUint64(v, i);
-export const blockTag: Codec<BlockTag> = (v, i) => decodeBlockTag(v, i);
+export const address: Codec<Uint8Array> = (v, i) => decodeArg(i, () => decodeAddress(v));
+export const hash: Codec<Uint8Array> = (v, i) => decodeArg(i, () => decodeHash(v));
+export const data: Codec<Uint8Array> = (v, i) => decodeArg(i, () => decodeData(v));
+export const quantity: Codec<bigint> = (v, i) => decodeArg(i, () => decodeQuantity(v));
+/** A storage position: hex of up to 32 bytes, leading zeros allowed (not a QUANTITY). */
+export const storageSlot: Codec<Uint8Array> = (v, i) => decodeArg(i, () => decodeStorageSlot(v));
+export const uint64: Codec<bigint> = (v, i) => decodeArg(i, () => decodeUint64(v));
+export const blockTag: Codec<BlockTag> = (v, i) => decodeArg(i, () => decodeBlockTag(v));
 export const string: Codec<string> = (v, i) => {
-  if (typeof v !== 'string') throw invalidParams(`invalid argument ${i}: expected a string`);
+  if (typeof v !== 'string') throw new ParamError(i, 'expected a string');
   return v;
 };
 export const boolean: Codec<boolean> = (v, i) => {
-  if (typeof v !== 'boolean') throw invalidParams(`invalid argument ${i}: expected a boolean`);
+  if (typeof v !== 'boolean') throw new ParamError(i, 'expected a boolean');
   return v;
 };
-/** An unsigned JSON number or a QUANTITY string (counts, durations). */
-export const count: Codec<number> = (v, i) => {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
-  if (typeof v === 'string') return Number(decodeUint64(v, i));
-  throw invalidParams(`invalid argument ${i}: expected a non-negative integer`);
-};
+/**
+ * The one integer-or-quantity codec: an unsigned safe JSON number or a 64-bit QUANTITY string
+ * (nonces, indexes, counts, durations; chain3 and the SCS tools pass either).
+ */
+export function integer(v: unknown, argument: number | string): bigint {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === 'string') return decodeArg(argument, () => decodeUint64(v));
+  throw new ParamError(argument, 'expected a non-negative integer');
+}
+/** `integer` as a JS number. */
+export const count: Codec<number> = (v, i) => Number(integer(v, i));
 
 /** Absent or null → undefined. */
 export function optional<T>(codec: Codec<T>): OptionalCodec<T | undefined> {
@@ -74,11 +102,12 @@ export function member<T>(obj: Record<string, unknown>, key: string, codec: Code
   try {
     return codec(value, argIndex);
   } catch (err) {
-    throw invalidParams(`invalid argument ${argIndex}: field "${key}": ${(err as Error).message.replace(/^invalid argument \d+: /, '')}`);
+    if (err instanceof ParamError) throw new ParamError(argIndex, `field "${key}": ${err.reason}`);
+    throw err;
   }
 }
 
 export function objectParam(v: unknown, i: number): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams(`invalid argument ${i}: expected an object`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ParamError(i, 'expected an object');
   return v as Record<string, unknown>;
 }

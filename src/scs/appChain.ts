@@ -6,12 +6,12 @@ import type { Common } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Header, SignedTx } from '../chain/types.js';
-import { refused } from '../errors.js';
+import { notFound } from '../errors.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { CallExecutor } from '../execution/call.js';
 import { intrinsicGas } from '../execution/gas.js';
-import { BlockBuilder } from '../miner/blockBuilder.js';
+import { createChainEvm } from '../execution/evm.js';
 import type { BatchOp } from '../store/database.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { WorldState } from '../state/worldState.js';
@@ -51,7 +51,6 @@ export class AppChain {
   readonly key: string;
   readonly pool = new AppTxPool();
   private readonly calls: CallExecutor;
-  private readonly evmSource: BlockBuilder;
 
   private constructor(
     readonly stored: StoredChain,
@@ -61,13 +60,6 @@ export class AppChain {
     private readonly deps: AppChainDeps,
   ) {
     this.key = bytesToHex(stored.spec.address);
-    // BLOCKHASH inside app-chain code sees the app chain's own blocks.
-    this.evmSource = new BlockBuilder(deps.world, deps.common, {
-      getBlockByNumber: async (n) => {
-        const b = await this.block(n);
-        return b && { header: b.header, hash: b.hash, transactions: b.transactions, size: 0 };
-      },
-    });
     this.calls = new CallExecutor(deps.world, (sm) => this.makeEvm(sm), () => deps.scsId);
   }
 
@@ -97,13 +89,14 @@ export class AppChain {
     return this.dapps[0]?.address;
   }
 
-  /** 1 once the DappBase is deployed (interface §3.2). */
+  /** 1 once the DappBase is deployed (scs_getDappState). */
   get dappState(): 0 | 1 {
     return this.dapps.length ? 1 : 0;
   }
 
+  /** BLOCKHASH inside app-chain code sees the app chain's own blocks. */
   makeEvm(sm: MerkleStateManager): Promise<EVM> {
-    return this.evmSource.createEvm(sm);
+    return createChainEvm(this.deps.common, sm, { getBlockByNumber: (n) => this.block(n) });
   }
 
   async nonceOf(address: Uint8Array, root = this.head.header.stateRoot): Promise<bigint> {
@@ -218,5 +211,5 @@ export class AppChain {
 }
 
 export function unknownAppChain(address: Uint8Array): Error {
-  return refused(`unknown app chain ${bytesToHex(address)}: this SCS does not serve it`);
+  return notFound(`unknown app chain ${bytesToHex(address)}: this SCS does not serve it`);
 }

@@ -6,8 +6,8 @@
 import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address } from '@ethereumjs/util';
-import type { Header, SignedTx } from '../chain/types.js';
-import { EMPTY_UNCLES_HASH, encodeReceiptForRoot, headerHash, logsBloom, orBloom, orderedTrieRoot } from '../chain/block.js';
+import type { Header, Receipt, SignedTx } from '../chain/types.js';
+import { EMPTY_UNCLES_HASH, assembleHeader, headerHash, logsBloom } from '../chain/block.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { evmBlock } from '../execution/executor.js';
 import type { WorldState } from '../state/worldState.js';
@@ -128,25 +128,15 @@ export async function buildAppBlock(
   }
 
   const stateRoot = await sm.getStateRoot();
-  const bloom = new Uint8Array(256);
-  for (const r of receipts) orBloom(bloom, r.logsBloom);
-  const header: Header = {
-    parentHash: input.parent.hash,
-    sha3Uncles: EMPTY_UNCLES_HASH,
-    miner: input.miner,
-    stateRoot,
-    transactionsRoot: orderedTrieRoot(transactions.map((tx) => tx.raw)),
-    receiptsRoot: orderedTrieRoot(receipts.map(receiptForRoot)),
-    logsBloom: bloom,
-    difficulty: 0n,
-    number,
-    gasLimit: 0n,
-    gasUsed: 0n,
-    timestamp: input.timestamp,
-    extraData: new Uint8Array(),
-    mixHash: new Uint8Array(32),
-    nonce: new Uint8Array(8),
-  };
+  // App chains have no gas, difficulty or extra data: those header fields are zero.
+  const header = assembleHeader(
+    {
+      parentHash: input.parent.hash, miner: input.miner, stateRoot, number, timestamp: input.timestamp,
+      difficulty: 0n, gasLimit: 0n, gasUsed: 0n, extraData: new Uint8Array(),
+    },
+    transactions,
+    receipts.map(consensusReceipt),
+  );
   return { ...out, block: { header, hash: headerHash(header), transactions, receipts } };
 }
 
@@ -172,8 +162,9 @@ export function appGenesis(miner: Uint8Array, timestamp: bigint, emptyRoot: Uint
   return { header, hash: headerHash(header), transactions: [], receipts: [] };
 }
 
-const receiptForRoot = (r: AppReceipt) =>
-  encodeReceiptForRoot({ status: r.status, cumulativeGasUsed: 0n, gasUsed: 0n, logsBloom: r.logsBloom, logs: r.logs, contractAddress: r.contractAddress });
+/** An app receipt as the receipts root commits to it (no gas on app chains). */
+const consensusReceipt = (r: AppReceipt): Receipt =>
+  ({ status: r.status, cumulativeGasUsed: 0n, gasUsed: 0n, logsBloom: r.logsBloom, logs: r.logs, contractAddress: r.contractAddress });
 
 function decodeRegistration(args: Uint8Array): DappEntry | undefined {
   try {

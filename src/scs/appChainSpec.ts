@@ -1,8 +1,8 @@
-// The app chain object (design §9), as declared in the config's `appChains[]` or sent to
+// The app chain object (README "Declaring app chains"), as declared in the config's `appChains[]` or sent to
 // scs_createAppChain: decoded once into typed values, each bad key named in the error.
 
 import { RLP } from '@ethereumjs/rlp';
-import { NodeError } from '../errors.js';
+import { DecodeError } from '../errors.js';
 import { bigintToBytes, bytesToBigint } from '../encoding/bytes.js';
 import { decodeAddress, decodeQuantity } from '../encoding/hex.js';
 
@@ -63,8 +63,8 @@ export function decodeAppChainSpec(raw: unknown, defaults: SpecDefaults): AppCha
     if (!(KEYS as readonly string[]).includes(key)) throw new AppChainSpecError(key, `unknown key (known: ${KEYS.join(', ')})`);
   }
   const present = (key: string) => o[key] !== undefined && o[key] !== null;
-  const quantity = (key: string, fallback: bigint) => (present(key) ? field(key, () => decodeQuantity(o[key], key)) : fallback);
-  const address = (key: string) => field(key, () => decodeAddress(o[key], key));
+  const quantity = (key: string, fallback: bigint) => (present(key) ? field(key, () => decodeQuantity(o[key])) : fallback);
+  const address = (key: string) => field(key, () => decodeAddress(o[key]));
   return {
     address: present('address') ? address('address') : defaults.deriveAddress(),
     owner: present('owner') ? address('owner') : defaults.owner,
@@ -83,7 +83,7 @@ function field<T>(key: string, decode: () => T): T {
   try {
     return decode();
   } catch (err) {
-    if (err instanceof NodeError) throw new AppChainSpecError(key, err.message.replace(/^invalid argument [^:]*: /, ''));
+    if (err instanceof DecodeError) throw new AppChainSpecError(key, err.reason);
     throw err;
   }
 }
@@ -95,7 +95,7 @@ function positiveInteger(key: string, value: unknown, max?: number): bigint {
     if (!Number.isSafeInteger(value)) throw new AppChainSpecError(key, 'expected a positive JSON integer');
     n = BigInt(value);
   } else if (typeof value === 'string' && /^0x/i.test(value)) {
-    n = field(key, () => decodeQuantity(value, key));
+    n = field(key, () => decodeQuantity(value));
   } else {
     throw new AppChainSpecError(key, 'expected a positive JSON integer');
   }
@@ -106,7 +106,7 @@ function positiveInteger(key: string, value: unknown, max?: number): bigint {
 
 function addressList(key: string, value: unknown): Uint8Array[] {
   if (!Array.isArray(value)) throw new AppChainSpecError(key, 'expected an array of addresses');
-  return value.map((item, i) => field(`${key}[${i}]`, () => decodeAddress(item, `${key}[${i}]`)));
+  return value.map((item, i) => field(`${key}[${i}]`, () => decodeAddress(item)));
 }
 
 // --- storage -----------------------------------------------------------------------------

@@ -1,9 +1,9 @@
-// What an app-chain transaction (shardingFlag 1–3, moac-reference §1.5) asks for: a deploy
+// What an app-chain transaction (shardingFlag 1–3, README "Application chains (SCS)", Transactions) asks for: a deploy
 // (flag 3, data = code), a Dapp call (flag 1, data = 20-byte Dapp address ‖ call data) or a
 // token transfer (flag 2, data = 20-byte recipient).
 
 import type { SignedTx } from '../chain/types.js';
-import { refused } from '../errors.js';
+import { txRejected } from '../errors.js';
 
 export const ShardingFlag = { DirectCall: 1n, DirectTransfer: 2n, DappCreate: 3n } as const;
 
@@ -28,13 +28,13 @@ export function appTxTarget(tx: SignedTx): AppTxTarget {
 
 /** Refuses what no app chain can run, with the reason. */
 export function checkAppTx(tx: SignedTx): void {
-  if (tx.shardingFlag < 1n || tx.shardingFlag > 3n) throw refused('shardingFlag error');
-  if (tx.to === null) throw refused('app-chain transaction without `to` (the app chain address)');
-  if (tx.shardingFlag === ShardingFlag.DappCreate && tx.data.length === 0) throw refused('Dapp deploy without code');
+  if (tx.shardingFlag < 1n || tx.shardingFlag > 3n) throw txRejected('shardingFlag error');
+  if (tx.to === null) throw txRejected('app-chain transaction without `to` (the app chain address)');
+  if (tx.shardingFlag === ShardingFlag.DappCreate && tx.data.length === 0) throw txRejected('Dapp deploy without code');
   if (tx.shardingFlag === ShardingFlag.DirectCall && tx.data.length < 20) {
-    throw refused('app-chain call: data must start with the 20-byte Dapp address');
+    throw txRejected('app-chain call: data must start with the 20-byte Dapp address');
   }
   if (tx.shardingFlag === ShardingFlag.DirectTransfer && tx.data.length < 20) {
-    throw refused('app-chain transfer: data must be the 20-byte recipient address');
+    throw txRejected('app-chain transfer: data must be the 20-byte recipient address');
   }
 }

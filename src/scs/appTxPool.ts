@@ -3,7 +3,7 @@
 // takes them); the rest are queued until the gap is filled.
 
 import type { SignedTx } from '../chain/types.js';
-import { refused } from '../errors.js';
+import { txRejected } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 
 /** Transactions one app chain holds at most (acknowledged, not yet in a block). */
@@ -33,12 +33,12 @@ export class AppTxPool {
 
   /** Refuses a transaction that can never be included or that the pool cannot take. */
   check(tx: SignedTx, stateNonce: bigint): void {
-    if (this.byHash.has(bytesToHex(tx.hash))) throw refused(`already known: ${bytesToHex(tx.hash)}`);
-    if (tx.nonce < stateNonce) throw refused(`nonce too low: next nonce ${stateNonce}, tx nonce ${tx.nonce}`);
+    if (this.byHash.has(bytesToHex(tx.hash))) throw txRejected(`already known: ${bytesToHex(tx.hash)}`);
+    if (tx.nonce < stateNonce) throw txRejected(`nonce too low: next nonce ${stateNonce}, tx nonce ${tx.nonce}`);
     if (this.bySender.get(bytesToHex(tx.from))?.has(tx.nonce)) {
-      throw refused(`nonce ${tx.nonce} is already used by a transaction waiting in the app chain's pool`);
+      throw txRejected(`nonce ${tx.nonce} is already used by a transaction waiting in the app chain's pool`);
     }
-    if (this.byHash.size >= APP_POOL_LIMIT) throw refused('app chain txpool is full');
+    if (this.byHash.size >= APP_POOL_LIMIT) throw txRejected('app chain txpool is full');
   }
 
   add(tx: SignedTx): void {

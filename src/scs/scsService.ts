@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { EMPTY_TRIE_ROOT } from '../chain/block.js';
-import { ConfigError, invalidParams, limitExceeded, refused } from '../errors.js';
+import { ConfigError, limitExceeded, refused, txRejected } from '../errors.js';
 import { bigintToBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Logger } from '../log.js';
@@ -100,14 +100,9 @@ export class ScsService implements BlockParticipant {
     return chain;
   }
 
-  /** scs_createAppChain: returns the new app chain's address. */
-  async create(raw: unknown): Promise<Uint8Array> {
-    try {
-      return await this.createChain(raw);
-    } catch (err) {
-      if (err instanceof AppChainSpecError) throw invalidParams(`invalid argument 0: field "${err.key}": ${err.reason}`);
-      throw err;
-    }
+  /** scs_createAppChain: returns the new app chain's address; a bad spec throws AppChainSpecError. */
+  create(raw: unknown): Promise<Uint8Array> {
+    return this.createChain(raw);
   }
 
   /** `declared`: a config entry (derives its address from its index; an existing chain is kept). */
@@ -147,7 +142,7 @@ export class ScsService implements BlockParticipant {
 
   /** Takes an app-chain transaction from the VNODE; resolves once it is journaled. */
   async submit(tx: SignedTx): Promise<void> {
-    if (tx.via === null || !equalBytes(tx.via, this.o.vnodeAddress)) throw refused('via error');
+    if (tx.via === null || !equalBytes(tx.via, this.o.vnodeAddress)) throw txRejected('via error');
     checkAppTx(tx);
     const chain = this.chain(tx.to!);
     const release = await this.acquire();

@@ -6,36 +6,12 @@ import type { BatchDBOp, DB } from '@ethereumjs/util';
 import { hexToBytes } from '../encoding/hex.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
+import { Lru } from '../store/lru.js';
 
 type TrieValue = string | Uint8Array;
 
-/** A small LRU on Map insertion order. */
-export class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly capacity: number) {}
-  get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
-  }
-  delete(key: K): void {
-    this.map.delete(key);
-  }
-  clear(): void {
-    this.map.clear();
-  }
-  get size(): number {
-    return this.map.size;
-  }
-}
+// Moved to store/lru.ts; re-exported while branches written against this path are merged.
+export { Lru } from '../store/lru.js';
 
 const toBytes = (value: TrieValue): Uint8Array => (typeof value === 'string' ? hexToBytes(value) : value);
 

@@ -7,14 +7,8 @@ import { Address, ValueEncoding, type Account } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '../encoding/hex.js';
 import { equalBytes, keccak256 } from '../encoding/bytes.js';
-import { Lru, type TrieNodeStore } from './trieNodeStore.js';
-
-export interface AccountView {
-  nonce: bigint;
-  balance: bigint;
-  codeHash: Uint8Array;
-  storageRoot: Uint8Array;
-}
+import type { TrieNodeStore } from './trieNodeStore.js';
+import { Lru } from '../store/lru.js';
 
 export class WorldState {
   private readonly readers = new Lru<string, Promise<MerkleStateManager>>(8);

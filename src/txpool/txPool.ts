@@ -1,13 +1,13 @@
 // The transaction pool: per-sender nonce-ordered transactions, `pending` (executable from the
 // sender's state nonce without a gap) and `queued` (waiting behind a gap). Limits are hard caps
-// (design §8): global pending and queued, queued per account; a full pool makes room only by
+// (README "Transaction pool"): global pending and queued, queued per account; a full pool makes room only by
 // evicting a cheaper transaction of another sender. Every accepted transaction is in the on-disk
 // journal before `add` resolves, so an acknowledged hash survives a crash; mined transactions
 // leave the journal in the block's own batch.
 
 import { EventEmitter } from 'node:events';
 import type { SignedTx } from '../chain/types.js';
-import { refused } from '../errors.js';
+import { txRejected } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
@@ -106,11 +106,11 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
       blockGasLimit: this.opts.blockGasLimit(),
     });
     const hashKey = bytesToHex(tx.hash);
-    if (this.byHash.has(hashKey)) throw refused('already known');
+    if (this.byHash.has(hashKey)) throw txRejected('already known');
     const state = await this.accountState(tx.from);
 
     // From here to the journal write nothing awaits: the checks and the insertion see one pool.
-    if (this.byHash.has(hashKey)) throw refused('already known');
+    if (this.byHash.has(hashKey)) throw txRejected('already known');
     const key = bytesToHex(tx.from);
     let s = this.senders.get(key);
     // The head may have moved before onNewHead caught up: trust the newer nonce.
@@ -160,7 +160,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
       if (this.pendingTotal < this.opts.globalSlots) return undefined;
       return this.evictCheaper(key, tx.gasPrice, (other) => other.pendingTail());
     }
-    if ((s?.queuedCount ?? 0) >= this.opts.accountQueue) throw refused('txpool is full');
+    if ((s?.queuedCount ?? 0) >= this.opts.accountQueue) throw txRejected('txpool is full');
     if (this.queuedTotal < this.opts.globalQueue) return undefined;
     return this.evictCheaper(key, tx.gasPrice, (other) => other.queuedTail());
   }
@@ -176,7 +176,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
       const tx = candidate(s);
       if (tx && (!cheapest || tx.gasPrice < cheapest.gasPrice)) cheapest = tx;
     }
-    if (!cheapest || cheapest.gasPrice >= price) throw refused('txpool is full');
+    if (!cheapest || cheapest.gasPrice >= price) throw txRejected('txpool is full');
     this.removeMany([cheapest]);
     return cheapest;
   }

@@ -1,8 +1,8 @@
 // Admission checks that need nothing but the transaction and the pool's settings, with geth's
-// words for each refusal (design §6: pool refusals are -32000 with geth's message).
+// words for each refusal (pool refusals are -32000 with geth's message; README "Methods served").
 
 import type { SignedTx } from '../chain/types.js';
-import { refused } from '../errors.js';
+import { txRejected } from '../errors.js';
 import { intrinsicGas } from '../execution/gas.js';
 
 /** geth's txMaxSize: bigger transactions are refused before anything else is looked at. */
@@ -14,22 +14,22 @@ export interface StaticLimits {
 }
 
 export function checkStatic(tx: SignedTx, limits: StaticLimits): void {
-  if (tx.raw.length > MAX_TX_SIZE) throw refused('oversized data');
-  if (tx.gas > limits.blockGasLimit) throw refused('exceeds block gas limit');
-  if (tx.gas < intrinsicGas(tx.data, tx.to === null)) throw refused('intrinsic gas too low');
-  if (tx.gasPrice < limits.minGasPrice) throw refused('transaction underpriced');
+  if (tx.raw.length > MAX_TX_SIZE) throw txRejected('oversized data');
+  if (tx.gas > limits.blockGasLimit) throw txRejected('exceeds block gas limit');
+  if (tx.gas < intrinsicGas(tx.data, tx.to === null)) throw txRejected('intrinsic gas too low');
+  if (tx.gasPrice < limits.minGasPrice) throw txRejected('transaction underpriced');
 }
 
 /** The most a transaction can take from its sender's balance. */
 export const txCost = (tx: SignedTx): bigint => tx.gas * tx.gasPrice + tx.value;
 
 export function checkAccount(tx: SignedTx, nonce: bigint, balance: bigint): void {
-  if (tx.nonce < nonce) throw refused('nonce too low');
-  if (balance < txCost(tx)) throw refused('insufficient funds for gas * price + value');
+  if (tx.nonce < nonce) throw txRejected('nonce too low');
+  if (balance < txCost(tx)) throw txRejected('insufficient funds for gas * price + value');
 }
 
 /** A replacement must pay at least `bump` percent more (and strictly more) than the original. */
 export function checkReplacement(existing: SignedTx, tx: SignedTx, bump: bigint): void {
   const threshold = existing.gasPrice + (existing.gasPrice * bump) / 100n;
-  if (tx.gasPrice < threshold || tx.gasPrice <= existing.gasPrice) throw refused('replacement transaction underpriced');
+  if (tx.gasPrice < threshold || tx.gasPrice <= existing.gasPrice) throw txRejected('replacement transaction underpriced');
 }

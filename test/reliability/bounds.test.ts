@@ -8,7 +8,7 @@ import { BATCH_WINDOW, Dispatcher } from '../../src/rpc/dispatch.js';
 import type { RpcMethod } from '../../src/rpc/types.js';
 import { BlockBuilder } from '../../src/miner/blockBuilder.js';
 import { HASH_CACHE_SIZE } from '../../src/blockchain/blockchain.js';
-import { Lru } from '../../src/state/trieNodeStore.js';
+import { Lru } from '../../src/store/lru.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

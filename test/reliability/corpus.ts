@@ -3,7 +3,7 @@
 // corpus.test.ts against the VNODE HTTP endpoint, both SCS variants and IPC.
 //
 // The envelope rules themselves are pinned down in-process by test/rpc/transport (transcript);
-// this table aims them, and the param rules of interface §2.1, at the real method tables.
+// this table aims them, and the param rules of README "Methods served", at the real method tables.
 // Rows: corpusEnvelope.ts (bad JSON, envelope, batches, HTTP, nesting, huge, IPC) and
 // corpusParams.ts (params, unknown methods, prototype names, app-chain params).
 

@@ -1,4 +1,4 @@
-// Corpus rows about methods and their params: every encoding rule of interface §2.1 per type,
+// Corpus rows about methods and their params: every encoding rule of README "Methods served" per type,
 // arity and objects, unknown and disabled methods, prototype names, and app-chain params.
 // See corpus.ts for the row format; typed() places one value in each endpoint's equivalent param.
 
@@ -65,7 +65,7 @@ export function paramCases(env: CorpusEnv): CorpusCase[] {
     row('TAG empty string', t.tag(''), BAD),
     row('TAG "latest" with a trailing space', t.tag('latest '), BAD),
     row('TAG "earliest"', t.tag('earliest'), OK, { scsdebug: BAD }),
-    // app chains have no pending block (design §9)
+    // app chains have no pending block (README "Application chains (SCS)")
     row('TAG "pending"', t.tag('pending'), OK, { scs: { ...BAD, message: /no pending block/ }, scsdebug: BAD }),
 
     // --- DATA -------------------------------------------------------------------------------

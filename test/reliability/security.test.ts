@@ -1,4 +1,4 @@
-// Security defaults of a node started with no security flags at all (design §6, §7, §11): every
+// Security defaults of a node started with no security flags at all (README "Transports", "Accounts and keystore"): every
 // endpoint on 127.0.0.1, the Host allow-list, no CORS, an owner-only IPC socket, `--rpcapi`
 // limiting HTTP, the insecure-unlock rule, no stack traces unless --verbosity is debug, and
 // Docker guidance that publishes ports on 127.0.0.1 only.

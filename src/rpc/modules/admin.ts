@@ -1,5 +1,5 @@
-// admin_* (interface §2.11, §4.5): node identity, data directory, static peers (dialed and kept
-// connected by the p2p endpoint), connected peers, and the one HTTP endpoint.
+// admin_* (README "admin and vnode"): node identity, data directory, static peers (dialed and kept
+// connected by the p2p endpoint, README "Network"), connected peers, and the one HTTP endpoint.
 
 import type { Blockchain } from '../../blockchain/blockchain.js';
 import { formatOwnEnode, parseEnode, type Enode } from '../../admin/enode.js';
@@ -9,7 +9,7 @@ import { bytesToHex } from '../../encoding/hex.js';
 import { invalidParams, refused } from '../../errors.js';
 import { count, method, optional, string, withDefault, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
-import { NAMESPACES } from './index.js';
+import { NAMESPACES, NAMESPACE_ALIASES } from '../namespaces.js';
 import type { VnodeInfo } from './vnode.js';
 
 /** What admin_* needs from the peer-to-peer endpoint (absent with --maxpeers 0). */
@@ -39,6 +39,18 @@ export interface HttpControl {
   stop(): Promise<void>;
 }
 
+/**
+ * What the HTTP table serves instead: closing the HTTP endpoint from a request on it would lock
+ * every HTTP client out (and a client walking the method list would take the node off the air).
+ */
+export const adminOverHttp: Record<string, RpcMethod> = {
+  admin_stopRPC: {
+    handler: () => {
+      throw refused('admin_stopRPC closes the HTTP endpoint: call it over IPC');
+    },
+  },
+};
+
 export interface AdminContext {
   nodeId: Uint8Array;
   clientVersion: string;
@@ -53,12 +65,10 @@ export interface AdminContext {
   pow: string;
 }
 
-const ALIASES = new Map([['eth', 'mc'], ['web3', 'libx'], ['chain3', 'libx']]);
-
 /** A comma-separated namespace list, as --rpcapi takes it. */
 const apiList: Codec<string[]> = (v, i) => {
   const names = string(v, i).split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
-  const out = names.map((n) => ALIASES.get(n) ?? n);
+  const out = names.map((n) => NAMESPACE_ALIASES.get(n) ?? n);
   const unknown = out.find((n) => !(NAMESPACES as readonly string[]).includes(n));
   if (unknown !== undefined) throw invalidParams(`invalid argument ${i}: unknown namespace "${unknown}"`);
   return [...new Set(out)];

@@ -1,8 +1,6 @@
 // admin_exportChain / admin_importChain (geth's): block files on the node's own disk. Served over
 // IPC; over HTTP only when `admin` is in --rpcapi. Paths are the node process's.
 
-import { refused } from '../../errors.js';
-import { ChainFileError } from '../../chainFile/chainFileError.js';
 import { count, method, optional, string } from '../params.js';
 import type { RpcMethod } from '../types.js';
 
@@ -11,15 +9,10 @@ export interface ChainFiles {
   importChain(file: string): Promise<unknown>;
 }
 
-/** A refused file names the problem (`block 17: state root mismatch (…)`). */
+/** A refused file throws ChainFileError, which names the problem (`block 17: state root mismatch (…)`). */
 async function translate(work: () => Promise<unknown>): Promise<true> {
-  try {
-    await work();
-    return true;
-  } catch (err) {
-    if (err instanceof ChainFileError) throw refused(err.message);
-    throw err;
-  }
+  await work();
+  return true;
 }
 
 const big = (n: number | undefined): bigint | undefined => (n === undefined ? undefined : BigInt(n));

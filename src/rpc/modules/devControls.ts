@@ -8,7 +8,8 @@ import type { DevState } from '../../miner/devState.js';
 import { bytesToBigint } from '../../encoding/bytes.js';
 import { bytesToHex, encodeQuantity } from '../../encoding/hex.js';
 import { invalidParams, refused } from '../../errors.js';
-import { DEFAULT_SEND_GAS, txRequest } from './mc/transactions.js';
+import { DEFAULT_SEND_GAS } from '../../accounts/signer.js';
+import { txRequest } from './mc/transactions.js';
 import { address, boolean, count, data, hash, method, optional, quantity, uint64, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 

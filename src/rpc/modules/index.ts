@@ -4,8 +4,7 @@
 import type { MethodTable, RpcMethod } from '../types.js';
 import { method } from '../params.js';
 
-export const NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug'] as const;
-export type Namespace = (typeof NAMESPACES)[number];
+export { NAMESPACES, type Namespace } from '../namespaces.js';
 
 export function namespaceOf(methodName: string): string {
   const i = methodName.indexOf('_');

@@ -45,7 +45,7 @@ export function minerMethods(ctl: MinerControl): Record<string, RpcMethod> {
       ctl.miner.extraData = bytes;
       return true;
     }),
-    // An emulator extension: any mode of design §4 at run time (instant, interval, mixed, remote, off).
+    // An emulator extension: any mining mode at run time (instant, interval, mixed, remote, off).
     miner_setMode: method([string], (mode) => {
       if (!(MINING_MODES as readonly string[]).includes(mode)) {
         throw invalidParams(`invalid argument 0: unknown mining mode "${mode}" (want ${MINING_MODES.join(', ')})`);

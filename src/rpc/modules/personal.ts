@@ -1,16 +1,15 @@
-// personal_* (design §7, moac-reference §3.6): keystore accounts, unlocking, and one-shot
+// personal_* (README "Accounts and keystore"): keystore accounts, unlocking, and one-shot
 // signing with a password. The rules live in accounts/keyManager.ts.
 
 import { hashMessage, recoverHashSigner } from '../../accounts/messages.js';
 import type { KeyManager } from '../../accounts/keyManager.js';
 import { DEFAULT_UNLOCK_SECONDS } from '../../accounts/keyManager.js';
-import { Wallet } from '../../accounts/wallet.js';
-import { invalidParams, refused } from '../../errors.js';
+import { invalidParams } from '../../errors.js';
 import { bytesToHex, hexToBytes } from '../../encoding/hex.js';
-import { address, count, data, decodePositional, method, string, withDefault, type Codec } from '../params.js';
+import { address, count, data, method, string, withDefault, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import type { McContext } from './mc/context.js';
-import { transactionMethods, txRequest } from './mc/transactions.js';
+import { txRequest } from './mc/transactions.js';
 
 /** A raw private key, with or without 0x (chain3 documents it without). */
 const rawKey: Codec<Uint8Array> = (v, i) => {
@@ -44,15 +43,11 @@ export function personalMethods(keys: KeyManager, mc: McContext): Record<string,
     personal_ecRecover: method([data, data], (message, signature) =>
       bytesToHex(recoverHashSigner(hashMessage(message), signature)),
     ),
-    personal_sendTransaction: {
-      // Signs with the key the password opens, through mc_sendTransaction's own defaults.
-      async handler(params) {
-        const [req, password] = decodePositional(params, [txRequest, string] as const);
-        if (!req.from) throw refused('missing from address');
-        const oneShot = new Wallet(mc.chainId);
-        oneShot.addAccount(await keys.keyWithPassword(req.from, password), true);
-        return transactionMethods({ ...mc, wallet: oneShot }).mc_sendTransaction.handler([(params as unknown[])[0]]);
-      },
-    },
+    // Signs with the key the password opens, with mc_sendTransaction's defaults.
+    personal_sendTransaction: method([txRequest, string], async (req, password) => {
+      const tx = await mc.signer.sign(req, req.from && (await keys.keyWithPassword(req.from, password)));
+      await mc.submitter.submit(tx);
+      return bytesToHex(tx.hash);
+    }),
   };
 }

@@ -1,12 +1,12 @@
-// scs_* (interface §4.8, the SCS `rpc` variant): positional params, integers as QUANTITY
+// scs_* (README "Application chains (SCS)", the SCS `rpc` variant): positional params, integers as QUANTITY
 // except where the real SCS writes plain numbers (nonce, Dapp state, record counts). The
 // queries (scsQueries.ts) are shared with the rpcdebug variant (scsRpcMethod.ts).
 
 import { invalidParams } from '../../errors.js';
-import { bytesToHex, decodeBlockTag, decodeUint64, type BlockTag } from '../../encoding/hex.js';
+import { bytesToHex, decodeBlockTag, type BlockTag } from '../../encoding/hex.js';
 import { toChecksumAddress } from '../../encoding/address.js';
 import {
-  address, count, data, hash, member, method, objectParam, optional, withDefault, type Codec,
+  address, count, data, decodeArg, hash, integer, member, method, objectParam, optional, withDefault, type Codec,
 } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import { Dispatcher } from '../dispatch.js';
@@ -21,20 +21,17 @@ import {
 export const SCS_PROTOCOL_VERSION = '0x1';
 
 /** A nonce as a JSON number or a QUANTITY (chain3 passes the user's value unformatted). */
-export const nonce: Codec<bigint> = (v, i) => {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  return decodeUint64(v, i);
-};
+export const nonce: Codec<bigint> = integer;
 
 /** A block number (JSON number or QUANTITY) or earliest/latest; `pending` is refused. */
 export const scsBlockTag: Codec<bigint | 'earliest' | 'latest'> = (v, i) => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  const tag = decodeBlockTag(v, i);
+  const tag = decodeArg(i, () => decodeBlockTag(v));
   if (tag === 'pending') throw invalidParams(`invalid argument ${i}: app chains have no pending block; use a number, "earliest" or "latest"`);
   return tag;
 };
 
-/** Where a block value is optional and an invalid one means the head (interface §4.2). */
+/** Where a block value is optional and an invalid one means the head, as the real SCS does. */
 const lenientTag = optional<BlockTag | undefined>((v, i) => {
   try {
     return scsBlockTag(v, i);
@@ -125,7 +122,7 @@ export interface ScsServerOptions {
 }
 
 /**
- * The SCS HTTP endpoint (interface §4.1): `/` serves the `rpc` variant; `/rpc` serves
+ * The SCS HTTP endpoint (README "Application chains (SCS)", Endpoints): `/` serves the `rpc` variant; `/rpc` serves
  * `rpcdebug` and, as the official explorer sends both there, the `scs_*` methods too.
  */
 export function createScsServer(ctx: ScsContext, o: ScsServerOptions): HttpRpcServer {

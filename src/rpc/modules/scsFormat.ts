@@ -1,4 +1,4 @@
-// SCS wire shapes (interface §2.12, moac-reference §4–5), built once for both variants: an
+// SCS wire shapes (README "Application chains (SCS)"), built once for both variants: an
 // integer is a bigint here, written as a QUANTITY by the `rpc` variant (toRpc) and as an exact
 // JSON number by `rpcdebug` (rawJson.ts); a JS number is a plain JSON number in both.
 
@@ -75,7 +75,8 @@ export function scsReceipt(receipt: AppReceipt, at: Position): { [key: string]: 
     })),
     logsBloom: d(receipt.logsBloom),
     failed: receipt.status === 0,
-    status: BigInt(receipt.status),
+    // QUANTITY in both variants (rpcdebug too): the one integer field the SCS writes as hex.
+    status: encodeQuantity(receipt.status),
   };
   if (tx.shardingFlag === 1n) out.result = d(receipt.returnValue);
   return out;

@@ -1,10 +1,11 @@
-// ScsRPCMethod.* (interface §4.9, the SCS `rpcdebug` variant on `/rpc`): one object of named
+// ScsRPCMethod.* (README "Application chains (SCS)": the SCS `rpcdebug` variant on `/rpc`): one object of named
 // params, names matched case-insensitively; results with integers as exact JSON numbers.
 // Shapes the sources do not show are ours (README, "Application chains"): GetBlock/GetBlocks `{Hash, Header, Txs}`,
 // GetTxpool like scs_getTxpool, GetTxpoolCount `{pending, queued}`, GetDappState 0 or 1.
 
-import { invalidParams, refused } from '../../errors.js';
-import { bytesToHex, decodeAddress, decodeData, decodeHash, decodeQuantity, decodeUint64 } from '../../encoding/hex.js';
+import { DecodeError, invalidParams, notFound, refused } from '../../errors.js';
+import { bytesToHex, decodeAddress, decodeData, decodeHash, decodeQuantity } from '../../encoding/hex.js';
+import { decodeArg, integer as paramInteger } from '../params.js';
 import { AbiError, decodeAbi, encodeAbi, findFunction, type AbiType, type AbiValue } from '../../scs/abi.js';
 import { concatBytes } from '../../encoding/bytes.js';
 import { RawJson, exactJson } from '../rawJson.js';
@@ -18,14 +19,10 @@ import { debugBlock, poolShape, scsReceiptResult, scsTransactionResult, type Sha
 type Named<T> = (value: unknown, name: string) => T;
 type Args = { get<T>(name: string, codec: Named<T>): T; opt<T>(name: string, codec: Named<T>, fallback: T): T };
 
-const address: Named<Uint8Array> = (v, n) => decodeAddress(v, n);
-const hash: Named<Uint8Array> = (v, n) => decodeHash(v, n);
+const address: Named<Uint8Array> = (v, n) => decodeArg(n, () => decodeAddress(v));
+const hash: Named<Uint8Array> = (v, n) => decodeArg(n, () => decodeHash(v));
 /** An integer as a JSON number or a QUANTITY string. */
-const integer: Named<bigint> = (v, n) => {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  if (typeof v === 'string') return decodeUint64(v, n);
-  throw invalidParams(`invalid argument ${n}: expected a non-negative integer`);
-};
+const integer: Named<bigint> = paramInteger;
 const small: Named<number> = (v, n) => Number(integer(v, n));
 const list: Named<unknown[]> = (v, n) => {
   if (!Array.isArray(v)) throw invalidParams(`invalid argument ${n}: expected an array`);
@@ -114,10 +111,11 @@ async function anyCall(chain: AppChain, dapp: Uint8Array, sender: Uint8Array | u
   const [fn, ...args] = params;
   if (typeof fn !== 'string') throw invalidParams('invalid argument Params: the first element must be the function name');
   const entry = chain.registeredDapp(dapp);
-  if (!entry) throw refused(`Dapp ${bytesToHex(dapp)} is not registered in the DappBase of app chain ${chain.key}`);
-  const abi = abiOrParamsError(() => findFunction(entry.abi, fn, args.length));
-  const values = args.map((arg, i) => abiOrParamsError(() => fromJson(abi.inputs[i], arg)));
-  const input = concatBytes(abi.selector, abiOrParamsError(() => encodeAbi(abi.inputs, values)));
+  if (!entry) throw notFound(`Dapp ${bytesToHex(dapp)} is not registered in the DappBase of app chain ${chain.key}`);
+  // An AbiError here is a bad Params member: toRpcError says so.
+  const abi = findFunction(entry.abi, fn, args.length);
+  const values = args.map((arg, i) => fromJson(abi.inputs[i], arg));
+  const input = concatBytes(abi.selector, encodeAbi(abi.inputs, values));
   const output = await directCall(chain, sender, dapp, input);
   let decoded: AbiValue[];
   try {
@@ -129,34 +127,32 @@ async function anyCall(chain: AppChain, dapp: Uint8Array, sender: Uint8Array | u
   return decoded.length === 1 ? toJson(decoded[0]) : decoded.map(toJson);
 }
 
-function abiOrParamsError<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof AbiError) throw invalidParams(`invalid argument Params: ${err.message}`);
-    throw err;
-  }
-}
-
 /** A JSON argument as the ABI type wants it: integers from numbers or decimal/hex strings, bytes from hex. */
 function fromJson(t: AbiType, v: unknown): AbiValue {
-  const where = `invalid argument Params: ${t.name}`;
+  const hex = <T>(decode: () => T): T => {
+    try {
+      return decode();
+    } catch (err) {
+      if (err instanceof DecodeError) throw new AbiError(`${t.name}: ${err.reason}`);
+      throw err;
+    }
+  };
   switch (t.kind) {
     case 'uint':
     case 'int':
       if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
       if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
-      if (typeof v === 'string') return decodeQuantity(v, where);
+      if (typeof v === 'string') return hex(() => decodeQuantity(v));
       throw new AbiError(`${t.name}: expected an integer (number, decimal or hex string)`);
     case 'bool':
       if (typeof v === 'boolean') return v;
       if (v === 'true' || v === 'false') return v === 'true';
       throw new AbiError('bool: expected true or false');
     case 'address':
-      return decodeAddress(v, where);
+      return hex(() => decodeAddress(v));
     case 'fixedBytes':
     case 'bytes':
-      return decodeData(v, where);
+      return hex(() => decodeData(v));
     case 'string':
       if (typeof v !== 'string') throw new AbiError('string: expected a string');
       return v;

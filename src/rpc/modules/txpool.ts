@@ -1,4 +1,4 @@
-// txpool_* (interface §2.10, moac-reference §6.1): outer keys are checksummed senders, inner
+// txpool_* (README "Transaction pool"): outer keys are checksummed senders, inner
 // keys decimal nonces; pool transactions show a null blockNumber and the zero blockHash.
 
 import type { SignedTx } from '../../chain/types.js';

@@ -1,5 +1,5 @@
-// mc_getLogs and the filter methods against a real node: every topic pattern of §2.9, address
-// arrays, ranges over many blocks, blockHash, the log object of §2.7, polling in batches,
+// mc_getLogs and the filter methods against a real node: every topic pattern of README "Filters and logs", address
+// arrays, ranges over many blocks, blockHash, the log object, polling in batches,
 // getFilterLogs, uninstall, unknown ids, pending logs.
 
 import t from 'tap';
@@ -52,7 +52,7 @@ t.test('the chain under test: one block per transaction', async (t) => {
   t.equal(transferBlock, '0x7');
 });
 
-t.test('log objects carry every field of §2.7 and equal the receipts\' logs', async (t) => {
+t.test('log objects carry every field and equal the receipts\' logs', async (t) => {
   const logs = await getLogs({ fromBlock: '0x0', toBlock: 'latest' });
   t.equal(logs.length, 5);
   t.same(logs, events.map((r) => r.logs[0]));

@@ -155,6 +155,14 @@ t.test('contracts: deploy, call, estimate, storage, logs, revert', async (t) => 
   const slot = bytesToHex(keccak256(hexToBytes('0x' + word(DEV[2].address) + word(1))));
   t.equal(await node.rpc('mc_getStorageAt', [address, slot, 'latest']), '0x' + word(99));
   t.equal(await node.rpc('mc_getStorageAt', [address, '0x0', 'latest']), '0x' + word(99));
+  // A position is hex of up to 32 bytes, not a QUANTITY: leading zeros (a hash starting 0x0…) are fine.
+  t.equal(await node.rpc('mc_getStorageAt', [address, '0x00', 'latest']), '0x' + word(99));
+  t.equal(await node.rpc('mc_getStorageAt', [address, '0x' + '0'.repeat(64), 'latest']), '0x' + word(99));
+  t.equal(await node.rpc('mc_getStorageAt', [address, '0x0' + slot.slice(3), 'latest']), '0x' + word(0), 'a zero-led hash slot');
+  t.same((await node.call('mc_getStorageAt', [address, '0x1' + '0'.repeat(64), 'latest'])).error,
+    { code: -32602, message: 'invalid argument 1: hex string too long, want at most 32 bytes' });
+  t.same((await node.call('mc_getStorageAt', [address, '0xzz', 'latest'])).error, { code: -32602, message: 'invalid argument 1: invalid hex string' });
+  t.equal(await node.rpc('mc_getStorageAt', [address, '0x00', 'pending']), '0x' + word(99), 'pending state too');
 
   const revert = await node.call('mc_call', [{ to: address, data: encodeCall('fail()') }, 'latest']);
   t.equal(revert.error?.code, 3);

@@ -1,5 +1,5 @@
 // personal_* against a real node: keystore accounts, unlock/lock, one-shot signing with a
-// password, message signatures (moac-reference §2 vectors), over HTTP, IPC and chain3.
+// password, message signatures (vectors from the real client), over HTTP, IPC and chain3.
 
 import t from 'tap';
 import fs from 'node:fs';

@@ -133,7 +133,12 @@ t.test('transaction and receipt shapes in both variants', async (t) => {
   const text = await scs.debugText('GetTransactionByHash', { subchainaddr: CHAIN, hash: tx.hash });
   t.match(text, new RegExp(`"r":${BigInt(full.r)}[,}]`), 'r written exactly, unquoted');
   const receipt = await scs.debug('GetReceiptByNonce', { SubChainAddr: CHAIN, Sender: DEV[0].address, Nonce: '0x0' });
-  t.equal(receipt.status, 1);
+  t.equal(receipt.status, '0x1', 'status is a QUANTITY in rpcdebug too');
+  t.equal(debugTx.status, '0x1', 'also in the transaction-with-receipt shape');
+  t.equal(debugTx.nonce, 0, 'while nonces stay exact numbers');
+  t.equal((await scs.debug('GetReceiptByHash', { SubChainAddr: CHAIN, Hash: tx.hash })).status, '0x1');
+  t.equal((await scs.debug('GetTransactionByNonce', { SubChainAddr: CHAIN, Sender: DEV[0].address, Nonce: 0 })).status, '0x1');
+  t.equal(full.status, '0x1');
   t.equal(receipt.contractAddress, full.contractAddress);
   t.equal(await scs.rpc('scs_getReceiptByHash', [CHAIN, '0x' + '00'.repeat(32)]), null);
   t.same(await scs.rpc('scs_getReceiptByNonce', [CHAIN, DEV[0].address, '0x0']), await scs.rpc('scs_getReceiptByHash', [CHAIN, tx.hash]));

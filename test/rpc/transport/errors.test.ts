@@ -8,6 +8,9 @@ t.test('each kind maps to its code', async (t) => {
   const expected: Record<ErrorKind, number> = {
     invalidParams: -32602,
     refused: -32000,
+    txRejected: -32000,
+    notFound: -32000,
+    executionFailed: -32000,
     unauthorized: -32000,
     limitExceeded: -32005,
     reverted: 3,
@@ -59,4 +62,17 @@ t.test('anything else is an internal error; stacks only with debug', async (t) =
 
 t.test('unknown method text is exact', async (t) => {
   t.same(methodNotFound('eth_foo'), { code: -32601, message: 'the method eth_foo does not exist/is not available' });
+});
+
+t.test('errors of the CLI-shared modules map to the parameter that carries them', async (t) => {
+  const { ChainFileError } = await import('../../../src/chainFile/chainFileError.js');
+  const { AbiError } = await import('../../../src/scs/abi.js');
+  const { AppChainSpecError } = await import('../../../src/scs/appChainSpec.js');
+  t.same(toRpcError(new ChainFileError('block 17: state root mismatch'), false), { code: -32000, message: 'block 17: state root mismatch' });
+  t.same(toRpcError(new AppChainSpecError('flushRound', 'must be at least 40'), false), {
+    code: -32602,
+    message: 'invalid argument 0: field "flushRound": must be at least 40',
+  });
+  t.same(toRpcError(new AbiError('uint8: value out of range'), false), { code: -32602, message: 'invalid argument Params: uint8: value out of range' });
+  t.same(toRpcError(new RangeError('a bug'), false), { code: -32603, message: 'internal error' }, 'anything else is internal');
 });

@@ -1,4 +1,4 @@
-// HTTP transport rules (design §6): methods, content types, body limit, Host allow-list, CORS,
+// HTTP transport rules (README "Transports"): methods, content types, body limit, Host allow-list, CORS,
 // routing, timeouts, shutdown. Envelope cases live in the transcript.
 
 import t, { type Test } from 'tap';

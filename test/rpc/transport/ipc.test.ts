@@ -1,4 +1,4 @@
-// IPC transport rules (design §6): framing, socket mode, stale/live socket files, size cap,
+// IPC transport rules (README "Transports"): framing, socket mode, stale/live socket files, size cap,
 // ordering, shutdown. Envelope cases live in the transcript.
 
 import t, { type Test } from 'tap';

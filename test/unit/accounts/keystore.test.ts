@@ -76,7 +76,7 @@ t.test('the keystore directory', async (t) => {
   t.equal(keyFileName(a.address, new Date('2024-01-02T03:04:05.678Z')), `UTC--2024-01-02T03-04-05.678Z--${bytesToHex(a.address).slice(2)}`);
   t.same(await ks.decrypt(b.address, 'two'), new Uint8Array(32).fill(9));
   await t.rejects(ks.decrypt(b.address, 'one'), WRONG);
-  await t.rejects(ks.decrypt(new Uint8Array(20), 'one'), { kind: 'refused', message: 'no key for given address or file' });
+  await t.rejects(ks.decrypt(new Uint8Array(20), 'one'), { kind: 'notFound', message: 'no key for given address or file' });
   await t.rejects(ks.importKey(new Uint8Array(32).fill(9), 'x'), { message: 'account already exists' });
   t.same(fs.readdirSync(dir).filter((f) => f.startsWith('.') && f.endsWith('.tmp')), [], 'no temp files left');
   t.same(await new Keystore(path.join(dir, 'missing')).list(), [], 'a missing directory is empty');

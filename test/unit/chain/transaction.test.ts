@@ -9,7 +9,7 @@ import {
 import type { SignedTx, TxFields } from '../../../src/chain/types.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { concatBytes, keccak256 } from '../../../src/encoding/bytes.js';
-import { NodeError } from '../../../src/errors.js';
+import { DecodeError, NodeError } from '../../../src/errors.js';
 
 type T = Pick<typeof t, 'ok' | 'equal' | 'match' | 'fail' | 'not'>;
 
@@ -107,13 +107,15 @@ t.test('contract creation (to = null) round-trips', async (t) => {
 
 // --- rejections ---------------------------------------------------------------------------
 
+/** `kind` is a NodeError kind, or 'decode' for a DecodeError (malformed RLP). */
 function rejects(t: T, raw: Uint8Array, chainId: bigint, kind: string, pattern: RegExp, what: string) {
   try {
     decodeTransaction(raw, chainId);
     t.fail(`${what}: accepted`);
   } catch (err) {
-    t.ok(err instanceof NodeError, `${what}: NodeError`);
-    t.equal((err as NodeError).kind, kind, `${what}: kind`);
+    if (kind === 'decode') t.ok(err instanceof DecodeError, `${what}: DecodeError`);
+    else t.ok(err instanceof NodeError, `${what}: NodeError`);
+    if (kind !== 'decode') t.equal((err as NodeError).kind, kind, `${what}: kind`);
     t.match((err as Error).message, pattern, `${what}: message`);
   }
 }
@@ -152,10 +154,10 @@ t.test('rejects unprotected, foreign-chain and badly signed transactions', async
   rejects(t, RLP.encode([...items.slice(0, 10), 5, items[11]]), 101n, 'refused', /^invalid sender: invalid signature$/, 'r off the curve');
 });
 
-t.test('rejects malformed RLP with invalid-params', async (t) => {
+t.test('rejects malformed RLP with a decode error (rpc/params.ts names the argument)', async (t) => {
   const items = itemsOf(rawB);
   const rlpError = (raw: Uint8Array, pattern: RegExp, what: string) =>
-    rejects(t, raw, 101n, 'invalidParams', new RegExp('^invalid argument 0: rlp: ' + pattern.source), what);
+    rejects(t, raw, 101n, 'decode', new RegExp('^rlp: ' + pattern.source), what);
 
   rlpError(RLP.encode(items.slice(0, 8)), /too few elements for transaction/, '8-item list');
   rlpError(RLP.encode(items.slice(0, 10)), /too few elements for transaction/, '10-item list');

@@ -61,7 +61,7 @@ const journaled = async (db: Database) => {
   // keys are 'p:' ‖ hash
   return out.sort();
 };
-const refusal = (message: string) => ({ kind: 'refused', message });
+const refusal = (message: string) => ({ kind: 'txRejected', message });
 
 t.test('pending and queued by nonce; a gap fill promotes and announces the promoted', async (t) => {
   const { pool, events } = await harness(t);

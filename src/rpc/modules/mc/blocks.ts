@@ -2,7 +2,7 @@
 
 import type { Block } from '../../../chain/types.js';
 import { bytesToHex, encodeQuantity, type BlockTag } from '../../../encoding/hex.js';
-import { Lru } from '../../../state/trieNodeStore.js';
+import { Lru } from '../../../store/lru.js';
 import { RawJson } from '../../rawJson.js';
 import { blockTag, boolean, hash, method, uint64, withDefault } from '../../params.js';
 import { formatBlock, formatPendingBlock, formatReceipt, formatTransaction } from '../../format.js';
@@ -63,7 +63,7 @@ export function blockMethods(ctx: McContext): Record<string, RpcMethod> {
       const resolved = await resolveBlock(ctx, tag);
       return resolved ? '0x0' : null;
     }),
-    // No uncles are ever produced (design §3): any index finds nothing.
+    // No uncles are ever produced (README "Methods served"): any index finds nothing.
     mc_getUncleByBlockHashAndIndex: method([hash, uint64], () => null),
     mc_getUncleByBlockNumberAndIndex: method([blockTag, uint64], () => null),
     mc_getTransactionByBlockHashAndIndex: method([hash, uint64], async (h, i) => txInBlock(await chain.getBlockByHash(h), i)),

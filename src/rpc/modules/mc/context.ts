@@ -1,16 +1,18 @@
 // What the mc_* handlers need from the node, and how a block tag becomes a block or a state.
 
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, SignedTx, TxFields } from '../../../chain/types.js';
 import type { BlockTag } from '../../../encoding/hex.js';
-import { refused } from '../../../errors.js';
+import { notFound } from '../../../errors.js';
 import type { Blockchain } from '../../../blockchain/blockchain.js';
 import type { WorldState } from '../../../state/worldState.js';
+import { pendingStateReader, storedStateReader, type StateReader } from '../../../state/stateReader.js';
 import type { TxPool } from '../../../txpool/txPool.js';
 import type { Miner } from '../../../miner/miner.js';
 import type { PendingBlock, PendingBlockCache } from '../../../miner/pendingBlock.js';
 import type { CallExecutor } from '../../../execution/call.js';
 import type { Wallet } from '../../../accounts/wallet.js';
+import type { TxSigner } from '../../../accounts/signer.js';
+import type { TxSubmitter } from '../../../txpool/submitter.js';
 
 export interface McContext {
   chain: Blockchain;
@@ -25,10 +27,10 @@ export interface McContext {
   gasPrice: () => bigint;
   /** decodes and checks a raw transaction for this chain */
   decodeRaw: (raw: Uint8Array) => SignedTx;
+  /** fills defaults and signs a transaction request */
+  signer: TxSigner;
   /** hands a signed transaction to the pool (or the SCS for app-chain flags); resolves once journaled */
-  submit: (tx: SignedTx) => Promise<void>;
-  /** next nonce of `from` on an app chain (transactions with shardingFlag 1–3 use it) */
-  appChainNonce: (appChain: Uint8Array, from: Uint8Array) => Promise<bigint>;
+  submitter: TxSubmitter;
   /** accounts sendable without a key (anvil_impersonateAccount); absent where dev controls are off */
   impersonation?: {
     isImpersonated(address: Uint8Array): boolean;
@@ -47,16 +49,11 @@ export async function resolveBlock(ctx: McContext, tag: BlockTag): Promise<Resol
   return block && { kind: 'mined', block };
 }
 
-/** A state to read: a stored root, or the pending block's state manager. */
-export interface StateAt {
-  header: Header;
-  pendingState?: MerkleStateManager;
-}
-
-export async function resolveState(ctx: McContext, tag: BlockTag): Promise<StateAt> {
-  if (tag === 'latest') return { header: ctx.chain.head.header };
+/** The state a block tag names: a stored root, or the pending block's state. */
+export async function resolveState(ctx: McContext, tag: BlockTag): Promise<StateReader> {
+  if (tag === 'latest') return storedStateReader(ctx.world, ctx.chain.head.header);
   const resolved = await resolveBlock(ctx, tag);
-  if (!resolved) throw refused('header not found');
-  if (resolved.kind === 'pending') return { header: resolved.pending.header, pendingState: resolved.pending.state };
-  return { header: resolved.block.header };
+  if (!resolved) throw notFound('header not found');
+  if (resolved.kind === 'pending') return pendingStateReader(resolved.pending.header, resolved.pending.state);
+  return storedStateReader(ctx.world, resolved.block.header);
 }

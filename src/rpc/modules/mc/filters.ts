@@ -1,24 +1,27 @@
-// mc_* filter and log methods (interface §3.1, §4.4): decode the filter options of §2.9, call
-// the FilterSystem, format log objects (§2.7) and hashes.
+// mc_* filter and log methods (README "Filters and logs"): decode the filter options, call
+// the FilterSystem, format log objects and hashes.
 
-import { invalidParams } from '../../../errors.js';
+import { DecodeError, invalidParams } from '../../../errors.js';
 import { bytesToHex, decodeAddress, decodeHash, decodeQuantity, encodeQuantity } from '../../../encoding/hex.js';
 import type { FilterChanges, FilterSystem } from '../../../filters/filterSystem.js';
 import type { LogCriteria, LogEntry, LogQuery } from '../../../filters/logQuery.js';
-import { blockTag, hash, member, method, objectParam, type Codec } from '../../params.js';
+import { ParamError, blockTag, hash, member, method, objectParam, type Codec } from '../../params.js';
 import { formatLog } from '../../format.js';
 import type { RpcMethod } from '../../types.js';
 
-const fieldError = (i: number, key: string, message: string) =>
-  invalidParams(`invalid argument ${i}: field "${key}": ${message.replace(/^invalid argument [^:]*: /, '')}`);
+const fieldError = (i: number, key: string, reason: string) => new ParamError(i, `field "${key}": ${reason}`);
+const reasonOf = (err: unknown): string => {
+  if (err instanceof DecodeError) return err.reason;
+  throw err;
+};
 
 /** `address`: one DATA 20 or an array of them. */
 function decodeAddresses(value: unknown, i: number): Uint8Array[] {
   if (value === undefined || value === null) return [];
   try {
-    return Array.isArray(value) ? value.map((a) => decodeAddress(a, i)) : [decodeAddress(value, i)];
+    return Array.isArray(value) ? value.map((a) => decodeAddress(a)) : [decodeAddress(value)];
   } catch (err) {
-    throw fieldError(i, 'address', (err as Error).message);
+    throw fieldError(i, 'address', reasonOf(err));
   }
 }
 
@@ -29,16 +32,16 @@ function decodeTopics(value: unknown, i: number): (Uint8Array[] | null)[] {
   try {
     return value.map((position) => {
       if (position === null) return null;
-      if (!Array.isArray(position)) return [decodeHash(position, i)];
+      if (!Array.isArray(position)) return [decodeHash(position)];
       if (position.includes(null)) return null;
-      return position.map((t) => decodeHash(t, i));
+      return position.map((t) => decodeHash(t));
     });
   } catch (err) {
-    throw fieldError(i, 'topics', (err as Error).message);
+    throw fieldError(i, 'topics', reasonOf(err));
   }
 }
 
-/** The filter options object of §2.9; unknown keys are ignored (chain3 also sends `from`/`to`). */
+/** The filter options object (README "Filters and logs"); unknown keys are ignored (chain3 also sends `from`/`to`). */
 export const filterQuery: Codec<LogQuery> = (v, i) => {
   const o = objectParam(v, i);
   const blockHash = member(o, 'blockHash', hash, i);
@@ -58,7 +61,7 @@ const NO_SUCH_ID = -1n;
 export const filterId: Codec<bigint> = (v, i) => {
   if (typeof v !== 'string') throw invalidParams(`invalid argument ${i}: expected a filter id string`);
   try {
-    return decodeQuantity(v, i, 128);
+    return decodeQuantity(v, 128);
   } catch {
     return NO_SUCH_ID;
   }

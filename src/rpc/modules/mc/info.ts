@@ -5,7 +5,7 @@ import { method } from '../../params.js';
 import type { RpcMethod } from '../../types.js';
 import type { McContext } from './context.js';
 
-/** mc63 (moac-reference §6.1). */
+/** mc63, the real VNODE's protocol version (pinned by test/rpc/golden/transcripts/02-mc-chain.txt). */
 export const PROTOCOL_VERSION = '0x3f';
 
 export function infoMethods(ctx: McContext): Record<string, RpcMethod> {

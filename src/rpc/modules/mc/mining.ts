@@ -1,9 +1,8 @@
 // Proof-of-work methods: mc_getWork / mc_submitWork for remote miners, hash rates.
 
-import { refused } from '../../../errors.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
 import type { WorkPackages } from '../../../miner/workPackages.js';
-import { data, hash, method, quantity, type Codec } from '../../params.js';
+import { data, decodeArg, hash, method, quantity, type Codec } from '../../params.js';
 import { decodeData } from '../../../encoding/hex.js';
 import type { RpcMethod } from '../../types.js';
 
@@ -13,17 +12,13 @@ export interface MiningContext {
   localHashrate: () => number;
 }
 
-const nonce8: Codec<Uint8Array> = (v, i) => decodeData(v, i, 8);
+const nonce8: Codec<Uint8Array> = (v, i) => decodeArg(i, () => decodeData(v, 8));
 
 export function miningMethods(ctx: MiningContext): Record<string, RpcMethod> {
   return {
+    // A failure to build the package is a bug or a closing database, reported as such (not as "no work").
     mc_getWork: method([], async () => {
-      let work;
-      try {
-        work = await ctx.work.getWork();
-      } catch {
-        throw refused('no mining work available yet');
-      }
+      const work = await ctx.work.getWork();
       return [bytesToHex(work.sealHash), bytesToHex(work.seedHash), bytesToHex(work.target)];
     }),
     mc_submitWork: method([nonce8, hash, hash], (nonce, sealHash, mix) => ctx.work.submitWork(nonce, sealHash, mix)),

@@ -1,26 +1,16 @@
 // mc_* methods that send transactions, sign, and run calls.
 
-import type { TxFields } from '../../../chain/types.js';
-import { refused } from '../../../errors.js';
+import { payloadOf, type TxRequest } from '../../../accounts/signer.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
+import { refused } from '../../../errors.js';
 import type { CallRequest } from '../../../execution/call.js';
 import {
-  address, blockTag, data, member, method, objectParam, quantity, uint64, withDefault, type Codec,
+  address, blockTag, data, decodeArg, member, method, objectParam, quantity, uint64, withDefault, type Codec,
 } from '../../params.js';
 import type { RpcMethod } from '../../types.js';
 import { resolveState, type McContext } from './context.js';
 
-/** mc_sendTransaction's default gas (interface §2.8). */
-export const DEFAULT_SEND_GAS = 90_000n;
-
-/** The transaction / call object of interface §2.8 (plus MOAC's shardingFlag, via, dappAddr). */
-export interface TxRequest extends CallRequest {
-  nonce?: bigint;
-  shardingFlag?: bigint;
-  via?: Uint8Array;
-  dappAddr?: Uint8Array;
-}
-
+/** The transaction / call object (README, "Methods served"; MOAC adds shardingFlag, via, dappAddr). */
 export const txRequest: Codec<TxRequest> = (v, i) => {
   const o = objectParam(v, i);
   const input = member(o, 'data', data, i) ?? member(o, 'input', data, i);
@@ -54,52 +44,19 @@ function ethereumMembers(o: Record<string, unknown>, i: number): void {
 const latest = withDefault(blockTag, 'latest' as const);
 
 export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
-  /** Fills defaults the way the real node does, then signs with the unlocked `from` key. */
-  async function fill(req: TxRequest): Promise<TxFields> {
-    if (!req.from) throw refused('missing from address');
-    let nonce = req.nonce;
-    const appChainTx = req.shardingFlag !== undefined && req.shardingFlag !== 0n;
-    if (nonce === undefined && appChainTx) {
-      if (!req.to) throw refused('an app-chain transaction needs `to` (the app chain address)');
-      nonce = await ctx.appChainNonce(req.to, req.from);
-    } else if (nonce === undefined) {
-      const account = await ctx.world.getAccount(ctx.chain.head.header.stateRoot, req.from);
-      nonce = ctx.pool.pendingNonce(req.from, account?.nonce ?? 0n);
-    }
-    let payload = req.data ?? new Uint8Array();
-    if (req.dappAddr) payload = new Uint8Array([...req.dappAddr, ...payload]);
-    return {
-      nonce,
-      syscnt: 0n,
-      gasPrice: req.gasPrice ?? ctx.gasPrice(),
-      // App-chain transactions pay no gas (design §9); the real tools send 0.
-      gas: req.gas ?? (appChainTx ? 0n : DEFAULT_SEND_GAS),
-      to: req.to ?? null,
-      value: req.value ?? 0n,
-      data: payload,
-      shardingFlag: req.shardingFlag ?? 0n,
-      via: req.via ?? null,
-    };
-  }
-
-  const send = async (req: TxRequest, key?: Uint8Array) => {
-    if (!req.from) throw refused('missing from address');
-    if (req.shardingFlag !== undefined && req.shardingFlag >= 4n) throw refused('shardingFlag error');
-    // An impersonated account sends without a key: its transaction is sealed at once as a system transaction.
-    if (!key && ctx.impersonation?.isImpersonated(req.from)) {
-      return bytesToHex((await ctx.impersonation.sendImpersonated(req.from, await fill(req))).hash);
-    }
-    const signingKey = key ?? ctx.wallet.keyOf(req.from);
-    const tx = ctx.wallet.signTransaction(await fill(req), req.from, signingKey);
-    await ctx.submit(tx);
-    return bytesToHex(tx.hash);
-  };
-
   return {
-    mc_sendTransaction: method([txRequest], (req) => send(req)),
+    mc_sendTransaction: method([txRequest], async (req) => {
+      // An impersonated account sends without a key: sealed at once as a system transaction.
+      if (req.from && ctx.impersonation?.isImpersonated(req.from)) {
+        return bytesToHex((await ctx.impersonation.sendImpersonated(req.from, await ctx.signer.fill(req))).hash);
+      }
+      const tx = await ctx.signer.sign(req);
+      await ctx.submitter.submit(tx);
+      return bytesToHex(tx.hash);
+    }),
     mc_sendRawTransaction: method([data], async (raw) => {
-      const tx = ctx.decodeRaw(raw);
-      await ctx.submit(tx);
+      const tx = decodeArg(0, () => ctx.decodeRaw(raw));
+      await ctx.submitter.submit(tx);
       return bytesToHex(tx.hash);
     }),
     mc_sign: method([address, data], (addr, message) => bytesToHex(ctx.wallet.signMessage(addr, message))),
@@ -118,7 +75,5 @@ export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
 /** Calls without `from` run as the first owned account, as the real node does. */
 function withDefaultFrom(ctx: McContext, req: TxRequest): CallRequest {
   const from = req.from ?? ctx.wallet.accounts()[0];
-  let payload = req.data;
-  if (req.dappAddr) payload = new Uint8Array([...req.dappAddr, ...(payload ?? [])]);
-  return { from, to: req.to, gas: req.gas, gasPrice: req.gasPrice, value: req.value, data: payload };
+  return { from, to: req.to, gas: req.gas, gasPrice: req.gasPrice, value: req.value, data: payloadOf(req) };
 }

@@ -1,0 +1,30 @@
+// The EVM setup shared by block building, calls and app chains: one factory, so that the main
+// chain and app chains run code under the same rules.
+
+import { createEVM, type EVM } from '@ethereumjs/evm';
+import type { Common } from '@ethereumjs/common';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+
+/** Where BLOCKHASH looks (the main chain, or an app chain's own blocks). */
+export interface BlockHashSource {
+  getBlockByNumber(number: bigint): Promise<{ hash: Uint8Array } | undefined>;
+}
+
+export function createChainEvm(common: Common, sm: MerkleStateManager, chain: BlockHashSource): Promise<EVM> {
+  return createEVM({
+    // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
+    // shared Common every EVM ever made (one per block and per call state) would stay reachable.
+    common: common.copy(),
+    stateManager: sm,
+    blockchain: {
+      async getBlock(number: number) {
+        const block = await chain.getBlockByNumber(BigInt(number));
+        return { hash: () => block?.hash ?? new Uint8Array(32) };
+      },
+      async putBlock() {},
+      shallowCopy() {
+        return this;
+      },
+    },
+  });
+}
