@@ -1,7 +1,7 @@
 // Assembles a block on a parent: executes candidate transactions in order, credits the reward,
 // computes every root. Sealing (the proof of work) is the Sealer's job; this only builds.
 
-import { createEVM, type EVM } from '@ethereumjs/evm';
+import type { EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
@@ -49,6 +49,8 @@ export class BlockBuilder {
 
   async createEvm(sm: MerkleStateManager): Promise<EVM> {
     const chain = this.chain;
+    // Loaded on first use: the EVM is a fifth of the node's module-loading time at start-up.
+    const { createEVM } = await import('@ethereumjs/evm');
     return createEVM({
       // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
       // shared Common every EVM ever made (one per block and per call state) would stay reachable.

@@ -71,7 +71,7 @@ function randomStartNonce(): bigint {
 
 export class Sealer {
   private threads: number;
-  private pool: Piscina<PowSearchTask, PowSearchResult>;
+  private poolInstance: Piscina<PowSearchTask, PowSearchResult> | undefined;
   private readonly workerFile: string;
   private readonly batchSize: number;
   /** Task promises not yet settled, across pools (a retired pool finishes its tasks). */
@@ -90,7 +90,12 @@ export class Sealer {
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 2 ** 31 - 1) {
       throw new RangeError('sealer batchSize must be an integer in [1, 2^31)');
     }
-    this.pool = this.createPool(this.threads);
+  }
+
+  // Started by the first search that needs workers: a low difficulty seals inline, and idle
+  // threads would cost start-up time and ~10 MB each.
+  private get pool(): Piscina<PowSearchTask, PowSearchResult> {
+    return (this.poolInstance ??= this.createPool(this.threads));
   }
 
   /** A nonce whose mix meets the difficulty's target, or undefined when aborted. */
@@ -140,9 +145,10 @@ export class Sealer {
   setThreads(threads: number): void {
     checkThreads(threads);
     if (this.closed || threads === this.threads) return;
-    const old = this.pool;
-    this.pool = this.createPool(threads);
+    const old = this.poolInstance;
+    this.poolInstance = undefined;
     this.threads = threads;
+    if (!old) return;
     const retired = old.close().catch(() => undefined);
     this.retiring.add(retired);
     void retired.finally(() => this.retiring.delete(retired));
@@ -159,7 +165,7 @@ export class Sealer {
     for (const stop of [...this.stoppers]) stop();
     await this.settled();
     await Promise.all([...this.retiring]);
-    await this.pool.destroy();
+    await this.poolInstance?.destroy();
   }
 
   private createPool(threads: number): Piscina<PowSearchTask, PowSearchResult> {
