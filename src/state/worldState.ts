@@ -2,7 +2,7 @@
 // state managers. Reads at one root share a cached state manager so hot accounts cost a map hit.
 
 import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { MerkleStateManager, Caches } from '@ethereumjs/statemanager';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, ValueEncoding, type Account } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '../encoding/hex.js';
@@ -33,6 +33,8 @@ export class WorldState {
 
   /** A fresh, writable state manager on `root` (block building, calls). */
   async stateManagerAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerkleStateManager> {
+    // Loaded on first use: a started node answers its first requests without it.
+    const { MerkleStateManager, Caches } = await import('@ethereumjs/statemanager');
     const trie = await this.trieAt(root, nodes);
     return new MerkleStateManager({ trie, common: this.common, caches: new Caches() });
   }
