@@ -2,7 +2,7 @@
 // computes every root. Sealing (the proof of work) is the Sealer's job; this only builds.
 
 import type { EVM } from '@ethereumjs/evm';
-import type { Common } from '@ethereumjs/common';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
 import { EMPTY_UNCLES_HASH, encodeReceiptForRoot, orBloom, orderedTrieRoot } from '../chain/block.js';
@@ -47,7 +47,7 @@ export class BlockBuilder {
     readonly participants: BlockParticipants = new BlockParticipants(),
   ) {}
 
-  async createEvm(sm: MerkleStateManager): Promise<EVM> {
+  async createEvm(sm: StateManagerInterface): Promise<EVM> {
     const chain = this.chain;
     // Loaded on first use: the EVM is a fifth of the node's module-loading time at start-up.
     const { createEVM } = await import('@ethereumjs/evm');

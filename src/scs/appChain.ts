@@ -2,9 +2,8 @@
 // reads the SCS methods need. Blocks and receipts stay in LevelDB (store.ts). Changes are
 // prepared as batch operations plus an `apply` that updates memory once the batch landed.
 
-import type { Common } from '@ethereumjs/common';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Header, SignedTx } from '../chain/types.js';
 import { refused } from '../errors.js';
 import { equalBytes } from '../encoding/bytes.js';
@@ -102,7 +101,7 @@ export class AppChain {
     return this.dapps.length ? 1 : 0;
   }
 
-  makeEvm(sm: MerkleStateManager): Promise<EVM> {
+  makeEvm(sm: StateManagerInterface): Promise<EVM> {
     return this.evmSource.createEvm(sm);
   }
 
