@@ -11,7 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const STAMP = path.join(ROOT, 'dist', '.build-stamp');
+const stampOf = (root) => path.join(root, 'dist', '.build-stamp');
+const STAMP = stampOf(ROOT);
 // The folders tsconfig.json includes.
 const SOURCE_DIRS = ['src', 'workers', 'bench', 'tools'];
 
@@ -31,15 +32,15 @@ function newestIn(dir, newest) {
 }
 
 /** True when dist/ is missing or older than a source. Costs a few milliseconds (one stat per file). */
-export function isStale() {
+export function isStale(root = ROOT) {
   let built;
   try {
-    built = statSync(STAMP).mtimeMs;
+    built = statSync(stampOf(root)).mtimeMs;
   } catch {
     return true;
   }
-  let newest = statSync(path.join(ROOT, 'tsconfig.json')).mtimeMs;
-  for (const dir of SOURCE_DIRS) newest = newestIn(path.join(ROOT, dir), newest);
+  let newest = statSync(path.join(root, 'tsconfig.json')).mtimeMs;
+  for (const dir of SOURCE_DIRS) newest = newestIn(path.join(root, dir), newest);
   return newest > built;
 }
 
