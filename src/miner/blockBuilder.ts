@@ -14,6 +14,9 @@ import type { WorldState } from '../state/worldState.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import { BlockParticipants, type AppliedMoves } from './blockParticipants.js';
 
+// Loaded on first use: the EVM is a fifth of the node's module-loading time at start-up.
+let evmModule: typeof import('@ethereumjs/evm') | undefined;
+
 export interface BlockHashSource {
   getBlockByNumber(number: bigint): Promise<Block | undefined>;
 }
@@ -49,8 +52,7 @@ export class BlockBuilder {
 
   async createEvm(sm: StateManagerInterface): Promise<EVM> {
     const chain = this.chain;
-    // Loaded on first use: the EVM is a fifth of the node's module-loading time at start-up.
-    const { createEVM } = await import('@ethereumjs/evm');
+    const { createEVM } = (evmModule ??= await import('@ethereumjs/evm'));
     return createEVM({
       // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
       // shared Common every EVM ever made (one per block and per call state) would stay reachable.

@@ -16,6 +16,9 @@ export interface AccountView {
   storageRoot: Uint8Array;
 }
 
+// Loaded on first use: a started node answers its first requests without it.
+let statemanager: typeof import('@ethereumjs/statemanager') | undefined;
+
 /** Decoded accounts kept for the last root read (the head, in practice). */
 const DECODED_ACCOUNTS = 10_000;
 
@@ -36,8 +39,7 @@ export class WorldState {
 
   /** A fresh, writable state manager on `root` (block building, calls). */
   async stateManagerAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerkleStateManager> {
-    // Loaded on first use: a started node answers its first requests without it.
-    const { MerkleStateManager, Caches } = await import('@ethereumjs/statemanager');
+    const { MerkleStateManager, Caches } = (statemanager ??= await import('@ethereumjs/statemanager'));
     const trie = await this.trieAt(root, nodes);
     return new MerkleStateManager({ trie, common: this.common, caches: new Caches() });
   }
