@@ -5,7 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { searchNonce, targetBytes } from '../consensus/pow.js';
 import type { PowSearchResult, PowSearchTask } from '../../workers/powSearch.js';
 
@@ -59,6 +59,9 @@ function defaultWorkerFile(): string {
   return fileURLToPath(new URL(relative, here));
 }
 
+// Loaded by the first pooled search, with the pool itself.
+let PiscinaPool: typeof Piscina | undefined;
+
 function checkThreads(threads: number): number {
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`sealer threads must be an integer ≥ 1, got ${threads}`);
   return threads;
@@ -108,6 +111,7 @@ export class Sealer {
     if (start < 0n || start >= NONCE_SPACE) throw new RangeError('startNonce out of range');
     if (opts.signal?.aborted) return undefined;
     if (difficulty <= INLINE_MAX_DIFFICULTY) return this.sealInline(sealHash, target, start, opts.signal);
+    PiscinaPool ??= (await import('piscina')).Piscina;
     return this.sealInPool(sealHash, target, start, deterministic, opts.signal);
   }
 
@@ -169,7 +173,7 @@ export class Sealer {
   }
 
   private createPool(threads: number): Piscina<PowSearchTask, PowSearchResult> {
-    return new Piscina<PowSearchTask, PowSearchResult>({
+    return new PiscinaPool!<PowSearchTask, PowSearchResult>({
       filename: this.workerFile,
       minThreads: threads,
       maxThreads: threads,
