@@ -1,7 +1,7 @@
 // Assembles a block on a parent: executes candidate transactions in order, credits the reward,
 // computes every root. Sealing (the proof of work) is the Sealer's job; this only builds.
 
-import type { EVM } from '@ethereumjs/evm';
+import { createEVM, type EVM } from '@ethereumjs/evm';
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
@@ -13,9 +13,6 @@ import { equalBytes } from '../encoding/bytes.js';
 import type { WorldState } from '../state/worldState.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import { BlockParticipants, type AppliedMoves } from './blockParticipants.js';
-
-// Loaded on first use: the EVM is a fifth of the node's module-loading time at start-up.
-let evmModule: typeof import('@ethereumjs/evm') | undefined;
 
 export interface BlockHashSource {
   getBlockByNumber(number: bigint): Promise<Block | undefined>;
@@ -52,7 +49,6 @@ export class BlockBuilder {
 
   async createEvm(sm: StateManagerInterface): Promise<EVM> {
     const chain = this.chain;
-    const { createEVM } = (evmModule ??= await import('@ethereumjs/evm'));
     return createEVM({
       // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
       // shared Common every EVM ever made (one per block and per call state) would stay reachable.

@@ -2,7 +2,7 @@
 // state managers. Reads at one root share a cached state manager so hot accounts cost a map hit.
 
 import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { MerkleStateManager, Caches } from '@ethereumjs/statemanager';
 import { Address, ValueEncoding, type Account } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '../encoding/hex.js';
@@ -15,9 +15,6 @@ export interface AccountView {
   codeHash: Uint8Array;
   storageRoot: Uint8Array;
 }
-
-// Loaded on first use: a started node answers its first requests without it.
-let statemanager: typeof import('@ethereumjs/statemanager') | undefined;
 
 /** Decoded accounts kept for the last root read (the head, in practice). */
 const DECODED_ACCOUNTS = 10_000;
@@ -39,7 +36,6 @@ export class WorldState {
 
   /** A fresh, writable state manager on `root` (block building, calls). */
   async stateManagerAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerkleStateManager> {
-    const { MerkleStateManager, Caches } = (statemanager ??= await import('@ethereumjs/statemanager'));
     const trie = await this.trieAt(root, nodes);
     return new MerkleStateManager({ trie, common: this.common, caches: new Caches() });
   }
