@@ -3,9 +3,9 @@
 // Figures are measured and printed next to their targets; nothing here fails on a figure.
 //
 // Environment: BENCH_SECONDS (10) and BENCH_CONNECTIONS (16) per read workload; BENCH_TRANSFERS
-// (2000) per transfer workload (MOAC and classic); BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,pow,ethash,logs,reorg,subscriptions,devctl,network
+// (2000) per transfer workload (MOAC and classic); BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,layers,startup,pow,ethash,logs,reorg,subscriptions,devctl,network
 // to run a subset; BENCH_NODE_FLAGS for the node binary (e.g. "--cpu-prof --cpu-prof-dir /tmp/prof");
-// BENCH_NODE_ARGS for extra node CLI flags; BENCH_MARKS=<file> writes each workload's measured
+// BENCH_NODE_ARGS for extra node CLI flags; BENCH_LOADGEN=js to use the JavaScript generator even when wrk is installed; BENCH_MARKS=<file> writes each workload's measured
 // window (for profileSummary.ts --marks).
 
 import { writeFileSync } from 'node:fs';
@@ -13,12 +13,13 @@ import os from 'node:os';
 import { deriveDevKeys, privateKeyToAddress } from '../src/accounts/keys.js';
 import { bytesToHex } from '../src/encoding/hex.js';
 import { runLoad, type BodySource, type LoadResult } from './load.js';
+import { runWrk, wrkAvailable } from './wrk.js';
 import { startBenchNode, type BenchNode } from './nodeProcess.js';
 import { deployStore, fillLatestBlock, selector, word } from './setup.js';
 import { benchTransfers, type TransferResult } from './transfers.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
-const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'pow', 'ethash', 'mining', 'logs', 'reorg', 'subscriptions', 'devctl', 'network'] as const;
+const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'layers', 'startup', 'pow', 'ethash', 'mining', 'logs', 'reorg', 'subscriptions', 'devctl', 'network'] as const;
 type Workload = (typeof WORKLOADS)[number];
 const NODE_WORKLOADS: readonly Workload[] = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers'];
 
@@ -57,7 +58,7 @@ const FAILED = { value: NaN, p50Ms: NaN, p99Ms: NaN, errors: NaN };
 
 const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
 const fmtMs = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : 'n/a');
-const fmtPct = (n: number | undefined) => (n === undefined ? 'n/a' : `${Math.round(n * 100)}%`);
+const fmtPct = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? 'n/a' : `${Math.round(n * 100)}%`);
 
 function printTable(rows: Row[]): void {
   const header = ['workload', 'result', 'target', 'vs target', 'p50 ms', 'p99 ms', 'errors', 'node CPU (sys)', 'bench CPU', 'per node core'];
@@ -156,10 +157,20 @@ async function benchNode(rows: Row[], only: Set<Workload>): Promise<void> {
 
     const durationMs = seconds * 1000;
     const warmupMs = Math.min(1000, durationMs / 10);
-    const read = async (name: Workload, label: string, target: number, body: BodySource, note?: string) => {
+    // wrk when installed (what tools/perf's comparison uses); its body varies through a counter word.
+    const useWrk = wrkAvailable();
+    console.log(`load generator: ${useWrk ? 'wrk -t1 (its own process)' : 'bench/load.ts (JavaScript, in the bench process)'}`);
+    const read = async (name: Workload, label: string, target: number, body: BodySource, wrkBody?: { prefix: string; suffix: string }, note?: string) => {
       if (!only.has(name)) return;
       process.stderr.write(`running ${label} …\n`);
-      const { result, nodeCpu } = await withNodeCpu(node, () => runLoad({ url: node.url, connections, durationMs, warmupMs, body }));
+      const load = useWrk
+        ? async () => {
+          const b = wrkBody ?? (body as string);
+          await runWrk({ url: node.url, connections, seconds: Math.max(1, Math.round(warmupMs / 1000)), body: b });
+          return runWrk({ url: node.url, connections, seconds, body: b });
+        }
+        : () => runLoad({ url: node.url, connections, durationMs, warmupMs, body });
+      const { result, nodeCpu } = await withNodeCpu(node, load);
       rows.push(loadRow(label, target, result, nodeCpu, note));
       mark(name, result.startedAt, result.startedAt + result.elapsedMs);
     };
@@ -171,9 +182,10 @@ async function benchNode(rows: Row[], only: Set<Workload>): Promise<void> {
     const add = selector('add(uint256,uint256)');
     // Distinct arguments on every request, so no cache of identical calls can answer.
     await read('call', 'mc_call Store.add(a,b)', 4_000, (conn, k) =>
-      `{"jsonrpc":"2.0","id":${k},"method":"mc_call","params":[{"to":"${store}","data":"${add}${word(conn * 1_000_000_000 + k)}${word(k * 3 + 1)}"},"latest"]}`);
+      `{"jsonrpc":"2.0","id":${k},"method":"mc_call","params":[{"to":"${store}","data":"${add}${word(conn * 1_000_000_000 + k)}${word(k * 3 + 1)}"},"latest"]}`,
+    { prefix: `{"jsonrpc":"2.0","id":1,"method":"mc_call","params":[{"to":"${store}","data":"${add}`, suffix: `${word(7)}"},"latest"]}` });
     await read('getBlock', 'mc_getBlockByNumber(latest,true)', 15_000, rpcBody('mc_getBlockByNumber', '["latest",true]'),
-      `latest block holds ${blockTxs} transactions`);
+      undefined, `latest block holds ${blockTxs} transactions`);
 
     if (only.has('transfers')) {
       const recipient = privateKeyToAddress(keys[devCount - 1]);
@@ -241,6 +253,8 @@ async function main(): Promise<void> {
   if (process.env.BENCH_MARKS) writeFileSync(process.env.BENCH_MARKS, JSON.stringify(marks, null, 1) + '\n');
   console.log('');
   if (rows.length) printTable(rows);
+  if (only.has('layers')) await runOptional('layers', 'benchLayers');
+  if (only.has('startup')) await runOptional('startup', 'benchStartup');
   if (only.has('pow')) await runOptional('pow', 'benchPow');
   if (only.has('ethash')) await runOptional('ethash', 'benchEthash');
   if (only.has('mining')) await runOptional('mining', 'benchMining');

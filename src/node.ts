@@ -336,6 +336,9 @@ export class McNode {
     vnode.scsService = (await node.startScs()) && config.vnode.scsService;
     await node.startNetwork(chainImport(importer), statics);
     miner.start();
+    // Start-up skips what the first answers do not need; load what the first block and call need
+    // right after, so that they are not slower for it.
+    setTimeout(() => void import('@ethereumjs/statemanager').then(() => import('@ethereumjs/evm')), 25).unref();
     return node;
   }
 

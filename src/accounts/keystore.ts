@@ -7,7 +7,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { scrypt as scryptJs } from 'ethereum-cryptography/scrypt.js';
 import { ErrorKind, NodeError, notFound, refused } from '../errors.js';
 import { concatBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../encoding/hex.js';
@@ -61,6 +60,8 @@ function scrypt(password: Uint8Array, salt: Uint8Array, dklen: number, { n, r, p
     // OpenSSL refuses some valid parameters (n ≥ 2^(16·r), e.g. the spec's r=1 vector): compute
     // those in JavaScript, which yields to the event loop while it works.
     try {
+      // Loaded only here: it costs ~20 ms of start-up and is the rare path.
+      const { scrypt: scryptJs } = await import('ethereum-cryptography/scrypt.js');
       return await scryptJs(password, salt, n, p, r, dklen);
     } catch (err) {
       throw refused(`key file scrypt parameters invalid: ${(err as Error).message}`);

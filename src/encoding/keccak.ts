@@ -38,5 +38,21 @@ export function createWasmKeccak256(): ((data: Uint8Array) => Uint8Array<ArrayBu
   };
 }
 
+/** Library calls before the module is built: assembling and compiling it costs ~50-100 ms, most
+ * of a start-up that hashes only a few headers; sustained hashing pays it back at once. */
+export const KECCAK_WARM_UP_CALLS = 256;
+let fast: ((data: Uint8Array) => Uint8Array) | undefined;
+let libraryCalls = 0;
+
 /** keccak256(data), 32 bytes; a fresh array the caller may keep or modify. */
-export const keccak256: (data: Uint8Array) => Uint8Array = createWasmKeccak256() ?? libraryKeccak256;
+export function keccak256(data: Uint8Array): Uint8Array {
+  if (fast !== undefined) return fast(data);
+  if (++libraryCalls > KECCAK_WARM_UP_CALLS) fast = createWasmKeccak256() ?? libraryKeccak256;
+  return libraryKeccak256(data);
+}
+
+/** Which implementation keccak256 runs now. */
+export function keccakBackend(): 'wasm' | 'library' | 'warming-up' {
+  if (fast === undefined) return 'warming-up';
+  return fast === libraryKeccak256 ? 'library' : 'wasm';
+}

@@ -1,9 +1,11 @@
 // mc_call and mc_estimateGas: run a message against the state of a block without creating a
-// transaction. Each state root keeps a warm state manager + EVM pair; calls on it run one at a
-// time between a checkpoint and a revert, so nothing leaks into the stored state.
+// transaction. Each state root keeps a warm call view + EVM pair; calls on it run one at a time
+// and the view forgets their writes afterwards, so nothing leaks into the stored state.
 
+import type { StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { CallStateView } from '../state/callStateView.js';
 import { Address } from '@ethereumjs/util';
 import type { Header } from '../chain/types.js';
 import { NodeError, ErrorKind, executionFailed } from '../errors.js';
@@ -39,7 +41,7 @@ export const DEFAULT_CALL_GAS = 50_000_000n;
 export const CALL_GAS_CAP = 50_000_000n;
 
 interface Context {
-  sm: MerkleStateManager;
+  view: CallStateView;
   evm: EVM;
   queue: Promise<unknown>;
 }
@@ -49,7 +51,7 @@ export class CallExecutor {
 
   constructor(
     private readonly world: WorldState,
-    private readonly makeEvm: (sm: MerkleStateManager) => Promise<EVM>,
+    private readonly makeEvm: (sm: StateManagerInterface) => Promise<EVM>,
     private readonly coinbase: () => Uint8Array,
   ) {}
 
@@ -58,8 +60,8 @@ export class CallExecutor {
     let ctx = this.contexts.get(key);
     if (!ctx) {
       ctx = (async () => {
-        const sm = await this.world.stateManagerAt(root);
-        return { sm, evm: await this.makeEvm(sm), queue: Promise.resolve() };
+        const view = new CallStateView(await this.world.stateManagerAt(root));
+        return { view, evm: await this.makeEvm(view), queue: Promise.resolve() };
       })();
       this.contexts.set(key, ctx);
     }
@@ -68,9 +70,13 @@ export class CallExecutor {
 
   /** Runs the message; `pendingState` serves the `pending` tag. */
   async run(req: CallRequest, header: Header, pendingState?: MerkleStateManager): Promise<CallOutcome> {
-    const ctx = pendingState
-      ? { sm: pendingState, evm: await this.makeEvm(pendingState), queue: Promise.resolve() as Promise<unknown> }
-      : await this.context(header.stateRoot);
+    let ctx: Context;
+    if (pendingState) {
+      const view = new CallStateView(pendingState);
+      ctx = { view, evm: await this.makeEvm(view), queue: Promise.resolve() };
+    } else {
+      ctx = await this.context(header.stateRoot);
+    }
     const job = ctx.queue.then(() => this.execute(ctx, req, header));
     ctx.queue = job.catch(() => undefined);
     return job;
@@ -84,14 +90,6 @@ export class CallExecutor {
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
     const caller = new Address(req.from ?? new Uint8Array(20));
     const target = isCreation ? undefined : new Address(req.to!);
-    // Load what every call touches before the checkpoint: the cache forgets entries first
-    // loaded inside a checkpoint when it reverts, and the next call would walk the trie again.
-    await ctx.sm.getAccount(caller);
-    if (target) {
-      await ctx.sm.getAccount(target);
-      await ctx.sm.getCode(target);
-    }
-    await ctx.sm.checkpoint();
     try {
       const result = await ctx.evm.runCall({
         caller,
@@ -117,7 +115,7 @@ export class CallExecutor {
         error: exec.exceptionError?.error,
       };
     } finally {
-      await ctx.sm.revert();
+      ctx.view.reset();
       ctx.evm.journal.cleanJournal();
     }
   }

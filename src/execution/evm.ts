@@ -2,15 +2,14 @@
 // chain and app chains run code under the same rules.
 
 import { createEVM, type EVM } from '@ethereumjs/evm';
-import type { Common } from '@ethereumjs/common';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
 
 /** Where BLOCKHASH looks (the main chain, or an app chain's own blocks). */
 export interface BlockHashSource {
   getBlockByNumber(number: bigint): Promise<{ hash: Uint8Array } | undefined>;
 }
 
-export function createChainEvm(common: Common, sm: MerkleStateManager, chain: BlockHashSource): Promise<EVM> {
+export function createChainEvm(common: Common, sm: StateManagerInterface, chain: BlockHashSource): Promise<EVM> {
   return createEVM({
     // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
     // shared Common every EVM ever made (one per block and per call state) would stay reachable.

@@ -4,7 +4,7 @@
 // and sync accept exactly what building produces. Sealing is the Sealer's job; this only builds.
 
 import type { EVM } from '@ethereumjs/evm';
-import type { Common } from '@ethereumjs/common';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
 import { assembleHeader } from '../chain/block.js';
@@ -60,7 +60,7 @@ export class BlockBuilder {
     readonly rules: ChainRules = { devControls: false },
   ) {}
 
-  createEvm(sm: MerkleStateManager, hashes: BlockHashSource = this.chain): Promise<EVM> {
+  createEvm(sm: StateManagerInterface, hashes: BlockHashSource = this.chain): Promise<EVM> {
     return createChainEvm(this.common, sm, hashes);
   }
 

@@ -6,7 +6,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { keccakPow, type PowEngine, type SearchContext } from '../consensus/powEngine.js';
 import { searchStep } from '../consensus/powSearchStep.js';
 import type { PowSearchResult, PowSearchTask } from '../../workers/powSearch.js';
@@ -62,6 +62,9 @@ function defaultWorkerFile(): string {
   return fileURLToPath(new URL(relative, here));
 }
 
+// Loaded by the first pooled search, with the pool itself.
+let PiscinaPool: typeof Piscina | undefined;
+
 function checkThreads(threads: number): number {
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`sealer threads must be an integer ≥ 1, got ${threads}`);
   return threads;
@@ -74,7 +77,7 @@ function randomStartNonce(): bigint {
 
 export class Sealer {
   private threads: number;
-  private pool: Piscina<PowSearchTask, PowSearchResult>;
+  private poolInstance: Piscina<PowSearchTask, PowSearchResult> | undefined;
   private readonly workerFile: string;
   private readonly batchSize: number;
   private readonly pow: PowEngine;
@@ -95,7 +98,12 @@ export class Sealer {
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 2 ** 31 - 1) {
       throw new RangeError('sealer batchSize must be an integer in [1, 2^31)');
     }
-    this.pool = this.createPool(this.threads);
+  }
+
+  // Started by the first search that needs workers: a low difficulty seals inline, and idle
+  // threads would cost start-up time and ~10 MB each.
+  private get pool(): Piscina<PowSearchTask, PowSearchResult> {
+    return (this.poolInstance ??= this.createPool(this.threads));
   }
 
   /** A nonce whose mix meets the difficulty's target, or undefined when aborted. */
@@ -110,6 +118,7 @@ export class Sealer {
     const context = await this.pow.searchContext(opts.number ?? 0n);
     if (opts.signal?.aborted || this.closed) return undefined;
     if (difficulty <= this.pow.tuning.inlineMaxDifficulty) return this.sealInline(context, sealHash, target, start, opts.signal);
+    PiscinaPool ??= (await import('piscina')).Piscina;
     return this.sealInPool(context, sealHash, target, start, deterministic, opts.signal);
   }
 
@@ -147,9 +156,10 @@ export class Sealer {
   setThreads(threads: number): void {
     checkThreads(threads);
     if (this.closed || threads === this.threads) return;
-    const old = this.pool;
-    this.pool = this.createPool(threads);
+    const old = this.poolInstance;
+    this.poolInstance = undefined;
     this.threads = threads;
+    if (!old) return;
     const retired = old.close().catch(() => undefined);
     this.retiring.add(retired);
     void retired.finally(() => this.retiring.delete(retired));
@@ -166,11 +176,11 @@ export class Sealer {
     for (const stop of [...this.stoppers]) stop();
     await this.settled();
     await Promise.all([...this.retiring]);
-    await this.pool.destroy();
+    await this.poolInstance?.destroy();
   }
 
   private createPool(threads: number): Piscina<PowSearchTask, PowSearchResult> {
-    return new Piscina<PowSearchTask, PowSearchResult>({
+    return new PiscinaPool!<PowSearchTask, PowSearchResult>({
       filename: this.workerFile,
       minThreads: threads,
       maxThreads: threads,

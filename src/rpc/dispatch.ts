@@ -16,7 +16,7 @@ export interface DispatcherOptions {
   debug?: boolean;
   /** SCS rpcdebug: 'ScsRPCMethod.getnonce' matches 'ScsRPCMethod.GetNonce'. */
   caseInsensitive?: boolean;
-  /** How a validated call reaches its handler; default 'jayson' (the project's stack). */
+  /** How a validated call reaches its handler; default 'direct' (see invoke.ts). */
   invoker?: 'jayson' | 'direct';
   /** Told of every call to a served method (canonical name, milliseconds, no error): metrics. */
   onCall?: (method: string, ms: number, ok: boolean) => void;
@@ -52,7 +52,7 @@ export class Dispatcher {
     this.isAllowed = o.isAllowed;
     this.debug = o.debug ?? false;
     this.caseInsensitive = o.caseInsensitive ?? false;
-    this.invoke = o.invoker === 'direct' ? invokeDirect : createJaysonInvoker();
+    this.invoke = o.invoker === 'jayson' ? createJaysonInvoker() : invokeDirect;
     this.onCall = o.onCall;
   }
 

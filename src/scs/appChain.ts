@@ -2,9 +2,8 @@
 // reads the SCS methods need. Blocks and receipts stay in LevelDB (store.ts). Changes are
 // prepared as batch operations plus an `apply` that updates memory once the batch landed.
 
-import type { Common } from '@ethereumjs/common';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Header, SignedTx } from '../chain/types.js';
 import { notFound } from '../errors.js';
 import { equalBytes } from '../encoding/bytes.js';
@@ -95,7 +94,7 @@ export class AppChain {
   }
 
   /** BLOCKHASH inside app-chain code sees the app chain's own blocks. */
-  makeEvm(sm: MerkleStateManager): Promise<EVM> {
+  makeEvm(sm: StateManagerInterface): Promise<EVM> {
     return createChainEvm(this.deps.common, sm, { getBlockByNumber: (n) => this.block(n) });
   }
 

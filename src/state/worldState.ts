@@ -10,6 +10,9 @@ import { equalBytes, keccak256 } from '../encoding/bytes.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
 import { Lru } from '../store/lru.js';
 
+/** Decoded accounts kept for the last root read (the head, in practice). */
+const DECODED_ACCOUNTS = 10_000;
+
 export class WorldState {
   private readonly readers = new Lru<string, Promise<MerkleStateManager>>(8);
 
@@ -39,12 +42,15 @@ export class WorldState {
 
   private lastRoot: Uint8Array | undefined;
   private lastReader: Promise<MerkleStateManager> | undefined;
+  /** Decoded accounts at lastRoot: the state manager's cache holds RLP and decodes on every read. */
+  private lastAccounts = new Map<string, Account | undefined>();
 
   /** A shared read-only state manager for `root`; never checkpoint or write through it. */
   private reader(root: Uint8Array): Promise<MerkleStateManager> {
     // Most reads are at the head: skip the hex key and the LRU reordering for them.
     if (this.lastRoot && this.lastReader && equalBytes(this.lastRoot, root)) return this.lastReader;
     const key = bytesToHex(root);
+    this.lastAccounts = new Map();
     let sm = this.readers.get(key);
     if (!sm) {
       sm = this.stateManagerAt(root);
@@ -55,8 +61,19 @@ export class WorldState {
     return sm;
   }
 
-  async getAccount(root: Uint8Array, address: Uint8Array): Promise<Account | undefined> {
-    return (await this.reader(root)).getAccount(new Address(address));
+  /** The account at `root`; shared with other readers, so never modify it. */
+  async getAccount(root: Uint8Array, address: Uint8Array): Promise<Readonly<Account> | undefined> {
+    const sm = await this.reader(root);
+    const accounts = this.lastAccounts;
+    const key = bytesToHex(address);
+    if (accounts.has(key)) return accounts.get(key);
+    const account = await sm.getAccount(new Address(address));
+    // Only while `root` is still the last one read (a head change may have come meanwhile).
+    if (accounts === this.lastAccounts && this.lastRoot !== undefined && equalBytes(this.lastRoot, root)) {
+      if (accounts.size >= DECODED_ACCOUNTS) accounts.clear();
+      accounts.set(key, account);
+    }
+    return account;
   }
 
   async getCode(root: Uint8Array, address: Uint8Array): Promise<Uint8Array> {

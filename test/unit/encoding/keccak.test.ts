@@ -2,7 +2,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { createMPT } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { createWasmKeccak256, keccak256, libraryKeccak256 } from '../../../src/encoding/keccak.js';
+import { KECCAK_WARM_UP_CALLS, createWasmKeccak256, keccak256, keccakBackend, libraryKeccak256 } from '../../../src/encoding/keccak.js';
 import { keccak256 as bytesKeccak256 } from '../../../src/encoding/bytes.js';
 import { buildKeccakWasm, KECCAK_RATE } from '../../../src/encoding/wasmKeccak.js';
 import { bytesToHex } from '../../../src/encoding/hex.js';
@@ -22,6 +22,10 @@ t.test('known vectors', async (t) => {
 t.test('runs on WebAssembly on Node', async (t) => {
   t.ok(WebAssembly.validate(buildKeccakWasm()), 'the assembled module validates');
   t.not(keccak256, libraryKeccak256, 'keccak256 is not the library fallback');
+  const input = new Uint8Array(100).fill(7);
+  for (let i = 0; i <= KECCAK_WARM_UP_CALLS; i++) keccak256(input);
+  t.equal(keccakBackend(), 'wasm', 'sustained hashing runs on the module');
+  t.equal(bytesToHex(keccak256(input)), bytesToHex(libraryKeccak256(input)), 'same digest after the switch');
   t.equal(bytesKeccak256, keccak256, 'bytes.ts re-exports the same function');
 });
 

@@ -1,0 +1,152 @@
+// Where the time of one request goes, layer by layer (`BENCH_ONLY=layers`). Each layer is timed
+// alone, in this process, on a real node's objects (McNode on a temp datadir, HTTP off, mining
+// off); the HTTP floor is a bare node:http server in its own process under the same load as the
+// real bench. The throughput rows of `npm run bench` say what a client sees; this says why.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deriveDevKeys, privateKeyToAddress } from '../src/accounts/keys.js';
+import { decodeTransaction, decodeTrustedTransaction, signTransaction } from '../src/chain/transaction.js';
+import type { SignedTx } from '../src/chain/types.js';
+import { loadInvocation } from '../src/config/load.js';
+import { bytesToHex } from '../src/encoding/hex.js';
+import { McNode } from '../src/node.js';
+import { createLogger } from '../src/log.js';
+import { Dispatcher } from '../src/rpc/dispatch.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../src/rpc/jsonLimits.js';
+import { runLoad } from './load.js';
+import { CHAIN_ID, GAS_PRICE } from './transfers.js';
+
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+/** Process CPU microseconds so far (all threads: LevelDB's writes count too). */
+const cpuNow = () => {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+};
+
+/**
+ * CPU microseconds per call of `fn`, after a warm-up; the best of three runs. CPU time rather
+ * than wall time: on a shared machine it moves far less with the load of other processes.
+ */
+async function perCall(n: number, fn: (i: number) => unknown): Promise<number> {
+  for (let i = 0; i < Math.min(n, 2000); i++) await fn(i);
+  let best = Infinity;
+  for (let round = 0; round < 3; round++) {
+    const c0 = cpuNow();
+    for (let i = 0; i < n; i++) await fn(i);
+    best = Math.min(best, (cpuNow() - c0) / n);
+  }
+  return best;
+}
+
+/** req/s of a bare node:http server (fixed JSON reply) in its own process: the transport's ceiling. */
+async function httpFloor(seconds: number): Promise<number> {
+  const script = `const http=require('node:http');const b='{"jsonrpc":"2.0","id":1,"result":"0x1"}';
+    const s=http.createServer({noDelay:true},(q,r)=>{q.on('data',()=>{});q.on('end',()=>{r.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});r.end(b)})});
+    s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
+      child.once('exit', () => reject(new Error('floor server exited')));
+    });
+    const body = '{"jsonrpc":"2.0","id":1,"method":"mc_blockNumber","params":[]}';
+    const r = await runLoad({ url: `http://127.0.0.1:${port}/`, connections: 16, durationMs: seconds * 1000, warmupMs: 500, body });
+    return r.perSecond;
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+const us = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} µs`;
+
+export async function benchLayers(): Promise<void> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10) > 0 ? Math.min(5, Number(process.env.BENCH_SECONDS ?? 10)) : 5;
+  const datadir = mkdtempSync(path.join(os.tmpdir(), 'mcnode-layers-'));
+  const { config } = loadInvocation(
+    ['--datadir', datadir, '--rpc=false', '--ipcdisable', '--scs.enabled=false', '--mine=false', '--verbosity', '1'],
+    {},
+  );
+  const node = await McNode.start(config, createLogger(1));
+  try {
+    console.log('Per-layer cost, one request at a time in this process (CPU µs per call; best of 3 runs)');
+    // --- the cheap-call path ---
+    const blockNumber = '{"jsonrpc":"2.0","id":1,"method":"mc_blockNumber","params":[]}';
+    const balanceOf = bytesToHex(node.devAccounts[2].address);
+    const getBalance = `{"jsonrpc":"2.0","id":1,"method":"mc_getBalance","params":["${balanceOf}","latest"]}`;
+    const table = node.methods.http;
+    const direct = new Dispatcher({ methods: table, invoker: 'direct' });
+    const jayson = new Dispatcher({ methods: table, invoker: 'jayson' });
+    const constant = new Dispatcher({ methods: new Map([['mc_blockNumber', { handler: () => '0x0' }]]) });
+    const N = 100_000;
+    const parse = await perCall(N, () => exceedsDepth(blockNumber, MAX_JSON_DEPTH) || JSON.parse(blockNumber));
+    const envelope = await perCall(N, () => constant.handle(blockNumber, { transport: 'http' }));
+    const handlerBn = await perCall(N, () => table.get('mc_blockNumber')!.handler([]));
+    const handlerBal = await perCall(N / 4, () => table.get('mc_getBalance')!.handler([balanceOf, 'latest']));
+    const encode = await perCall(N, () => JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1234' }));
+    const fullBn = await perCall(N, () => direct.handle(blockNumber, { transport: 'http' }));
+    const fullBal = await perCall(N / 4, () => direct.handle(getBalance, { transport: 'http' }));
+    const viaJayson = await perCall(N, () => jayson.handle(blockNumber, { transport: 'http' }));
+    const floor = await httpFloor(seconds);
+    const rows: [string, string][] = [
+      ['parse (depth check + JSON.parse)', us(parse)],
+      ['dispatch envelope (parse, decode, lookup, call, reply) on a constant method', us(envelope)],
+      ['jayson pass-through, extra per call (not used by the node)', us(viaJayson - fullBn)],
+      ['handler mc_blockNumber / mc_getBalance (warm state)', `${us(handlerBn)} / ${us(handlerBal)}`],
+      ['encode a small reply (JSON.stringify)', us(encode)],
+      ['whole dispatcher mc_blockNumber / mc_getBalance', `${us(fullBn)} / ${us(fullBal)}`],
+      [`node:http alone (bare server, own process, 16 conns): ${Math.round(floor).toLocaleString('en-US')} req/s`, us(1e6 / floor)],
+    ];
+    // --- the transfer path ---
+    const [key] = deriveDevKeys(MNEMONIC, 1);
+    const from = privateKeyToAddress(key);
+    const to = node.devAccounts[1].address;
+    const T = 2000;
+    const txs: SignedTx[] = [];
+    for (let k = 0; k < T; k++) {
+      txs.push(signTransaction({
+        nonce: BigInt(k), syscnt: 0n, gasPrice: GAS_PRICE, gas: 21_000n, to, value: 1n, data: new Uint8Array(0), shardingFlag: 0n, via: null,
+      }, key, CHAIN_ID));
+    }
+    const decodeOnly = await perCall(T, (i) => decodeTrustedTransaction(txs[i].raw, from));
+    const decodeRecover = await perCall(T, (i) => decodeTransaction(txs[i].raw, CHAIN_ID));
+    const decoded = txs.map((tx) => decodeTransaction(tx.raw, CHAIN_ID));
+    let c0 = cpuNow();
+    for (const tx of decoded) await node.pool.add(tx);
+    const admission = (cpuNow() - c0) / T;
+    c0 = cpuNow();
+    const built = await node.miner.buildPending();
+    const buildPerTx = (cpuNow() - c0) / built.transactions.length;
+    node.world.nodes.discardWrites();
+    // One block of all T, then single-transaction blocks as instant mining makes them.
+    c0 = cpuNow();
+    await node.miner.mineOne();
+    const bigBlock = cpuNow() - c0;
+    const singles: number[] = [];
+    for (let k = 0; k < 50; k++) {
+      await node.pool.add(decodeTransaction(signTransaction({
+        nonce: BigInt(T + k), syscnt: 0n, gasPrice: GAS_PRICE, gas: 21_000n, to, value: 1n, data: new Uint8Array(0), shardingFlag: 0n, via: null,
+      }, key, CHAIN_ID).raw, CHAIN_ID));
+      const s = cpuNow();
+      await node.miner.mineOne();
+      singles.push(cpuNow() - s);
+    }
+    singles.sort((a, b) => a - b);
+    rows.push(
+      ['transfer: RLP decode + field checks', us(decodeOnly)],
+      ['transfer: signature recovery (extra)', us(decodeRecover - decodeOnly)],
+      ['transfer: pool admission with journal write (decoded already)', us(admission)],
+      [`transfer: block build, per tx (block of ${built.transactions.length})`, us(buildPerTx)],
+      [`transfer: build + seal + commit, per tx (block of ${T})`, us(bigBlock / T)],
+      ['transfer: build + seal + commit of a 1-tx block (median of 50)', us(singles[25])],
+    );
+    const width = Math.max(...rows.map((r) => r[0].length));
+    for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value.padStart(12)}`);
+  } finally {
+    await node.stop();
+    rmSync(datadir, { recursive: true, force: true });
+  }
+}

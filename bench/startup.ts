@@ -1,0 +1,103 @@
+// Start-up (`BENCH_ONLY=startup`): spawn → first answer to net_listening, on a fresh datadir,
+// for `node dist/src/cli.js` and for `npm start` (npm's own start-up included, as the comparison
+// measures it), with the node's CPU time up to that answer (steadier than wall time on a busy
+// machine). Medians of BENCH_STARTS runs (default 5).
+
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from './nodeProcess.js';
+
+const POLL_MS = 5;
+const TIMEOUT_MS = 60_000;
+
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU milliseconds of `pid` and its descendants that are still running (Linux /proc). */
+function treeCpuMs(pid: number): number {
+  let total = 0;
+  const visit = (p: number): void => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+      const children = readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim();
+      for (const c of children ? children.split(' ') : []) visit(Number(c));
+    } catch {
+      // gone already
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+async function listening(port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"net_listening","params":[]}',
+    });
+    return (await res.json()).result === true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function once(command: string, args: string[]): Promise<{ ms: number; cpuMs: number }> {
+  const datadir = mkdtempSync(path.join(os.tmpdir(), 'mcnode-start-'));
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(command, [...args, '--datadir', datadir, '--rpcport', String(port), '--scsrpcport', '0', '--ipcdisable', '--verbosity', '1'], {
+    cwd: ROOT, stdio: 'ignore', detached: true,
+  });
+  try {
+    for (;;) {
+      if (await listening(port)) return { ms: performance.now() - started, cpuMs: treeCpuMs(child.pid!) };
+      if (performance.now() - started > TIMEOUT_MS || child.exitCode !== null) throw new Error(`${command} did not answer within ${TIMEOUT_MS} ms`);
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    rmSync(datadir, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function benchStartup(): Promise<void> {
+  const runs = Math.max(1, Number(process.env.BENCH_STARTS ?? 5) || 5);
+  console.log(`Start-up, spawn → first net_listening answer on a fresh datadir (median of ${runs}; load ${os.loadavg()[0].toFixed(1)})`);
+  const ways: [string, string, string[]][] = [
+    ['node dist/src/cli.js', process.execPath, [path.join(ROOT, 'dist/src/cli.js')]],
+    ['npm start', 'npm', ['start', '--silent', '--']],
+  ];
+  for (const [label, command, args] of ways) {
+    const results: { ms: number; cpuMs: number }[] = [];
+    for (let i = 0; i < runs; i++) results.push(await once(command, args));
+    console.log(`  ${label.padEnd(22)} ${Math.round(median(results.map((r) => r.ms)))} ms wall, ` +
+      `${Math.round(median(results.map((r) => r.cpuMs)))} ms CPU (all processes)`);
+  }
+}
