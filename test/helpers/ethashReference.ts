@@ -26,7 +26,11 @@ export function referenceEthash(epoch = 0): Promise<Ethash> {
         const worker = new Worker(new URL('./ethashReferenceCache.mjs', import.meta.url), {
           workerData: { cacheSize: ethash.cacheSize, seed: ethash.seed }, execArgv: [],
         });
-        worker.once('message', resolve);
+        // The worker is done once it has answered: end it, so that it never holds the test open.
+        worker.once('message', (flat: Uint8Array) => {
+          resolve(flat);
+          void worker.terminate();
+        });
         worker.once('error', reject);
       });
       // One buffer per row: the library reads rows through their .buffer.

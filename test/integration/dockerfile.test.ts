@@ -197,7 +197,7 @@ t.test('the Dockerfile builds and runs, step by step', async (t) => {
   const image = stages.at(-1)!;
   t.ok(image.user && image.user !== 'root' && image.user !== '0', `runs as a non-root user (${image.user})`);
   t.same(image.volumes, ['/data']);
-  t.same(image.expose.sort(), ['8545', '8548']);
+  t.same(image.expose.sort(), ['30333', '8545', '8548'], 'RPC, SCS and the peer-to-peer port');
   t.equal(image.stopSignal ?? 'SIGTERM', 'SIGTERM');
   t.ok(image.cmd, 'exec-form CMD');
   t.ok(image.healthcheck, 'exec-form HEALTHCHECK');

@@ -4,7 +4,15 @@
 
 import t from 'tap';
 import { RLP } from '@ethereumjs/rlp';
-import { openRig, type Rig } from '../../helpers/chainRig.js';
+import type { Test } from 'tap';
+import { openRig as openChainRig, type Rig } from '../../../tools/lib/chainRig.js';
+
+/** A rig closed when the test ends. */
+async function openRig(t: Test, dir: string): Promise<Rig> {
+  const rig = await openChainRig(dir);
+  t.teardown(() => rig.close());
+  return rig;
+}
 import { Downloader } from '../../../src/sync/downloader.js';
 import { chainImport } from '../../../src/sync/chainImport.js';
 import { serveBodies, serveHeaders } from '../../../src/sync/serve.js';
