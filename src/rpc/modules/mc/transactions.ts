@@ -2,7 +2,7 @@
 
 import { payloadOf, type TxRequest } from '../../../accounts/signer.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
-import { refused } from '../../../errors.js';
+import { invalidTransaction } from '../../../errors.js';
 import type { CallRequest } from '../../../execution/call.js';
 import {
   address, blockTag, data, decodeArg, member, method, objectParam, quantity, uint64, withDefault, type Codec,
@@ -35,10 +35,10 @@ export const txRequest: Codec<TxRequest> = (v, i) => {
  */
 function ethereumMembers(o: Record<string, unknown>, i: number): void {
   const type = member(o, 'type', quantity, i);
-  if (type !== undefined && type > 1n) throw refused('transaction type not supported');
+  if (type !== undefined && type > 1n) throw invalidTransaction('transaction type not supported');
   member(o, 'chainId', quantity, i);
   const list = o.accessList;
-  if (list != null && !(Array.isArray(list) && list.length === 0)) throw refused('transaction type not supported: access lists are not accepted');
+  if (list != null && !(Array.isArray(list) && list.length === 0)) throw invalidTransaction('transaction type not supported: access lists are not accepted');
 }
 
 const latest = withDefault(blockTag, 'latest' as const);
