@@ -62,12 +62,12 @@ export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
     mc_sign: method([address, data], (addr, message) => bytesToHex(ctx.wallet.signMessage(addr, message))),
     mc_call: method([txRequest, latest], async (req, tag) => {
       const at = await resolveState(ctx, tag);
-      return bytesToHex(await ctx.calls.call(withDefaultFrom(ctx, req), at.header, at.pendingState));
+      return bytesToHex(await ctx.calls.call(withDefaultFrom(ctx, req), at));
     }),
     mc_estimateGas: method([txRequest, latest], async (req, tag) => {
       const at = await resolveState(ctx, 'pending' === tag ? 'pending' : tag);
       const cap = req.gas ?? (await ctx.pending.get()).header.gasLimit;
-      return encodeQuantity(await ctx.calls.estimateGas(withDefaultFrom(ctx, req), at.header, cap, at.pendingState));
+      return encodeQuantity(await ctx.calls.estimateGas(withDefaultFrom(ctx, req), at, cap));
     }),
   };
 }
