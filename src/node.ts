@@ -70,15 +70,13 @@ import { RpcEndpoints, type MethodTables, type NodeEndpoints } from './rpcEndpoi
 import { NodeNetwork } from './nodeNetwork.js';
 
 
-export type { NodeEndpoints } from './rpcEndpoints.js';
-
 export interface DevAccount {
   address: Uint8Array;
   privateKey: Uint8Array;
 }
 
 /** Everything the node runs, built by `assemble` before the node exists. */
-export interface NodeParts {
+interface NodeParts {
   config: Config;
   log: Logger;
   db: Database;
