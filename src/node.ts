@@ -5,8 +5,6 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from './config/schema.js';
 import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
-import { checkIpcPath } from './config/load.js';
-import { ConfigError } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
@@ -29,11 +27,7 @@ import { GasPrices } from './txpool/gasPrices.js';
 import { loadOrCreateNodeKey, nodeIdOf } from './admin/nodeKey.js';
 import { StaticPeers } from './admin/staticPeers.js';
 import { createLogger, type Logger } from './log.js';
-import { Dispatcher } from './rpc/dispatch.js';
-import { HttpRpcServer } from './rpc/http.js';
 import { HttpEndpoint } from './rpc/httpEndpoint.js';
-import { IpcRpcServer } from './rpc/ipc.js';
-import { WsRpcServer } from './rpc/ws.js';
 import { SubscriptionHub } from './filters/subscriptions.js';
 import { subscriptionMethods } from './rpc/modules/mc/subscriptions.js';
 import { buildMethodTable, namespaceOf, rpcModules, NAMESPACES } from './rpc/modules/index.js';
@@ -53,18 +47,15 @@ import { txpoolMethods } from './rpc/modules/txpool.js';
 import { personalMethods } from './rpc/modules/personal.js';
 import { adminMethods, adminOverHttp } from './rpc/modules/admin.js';
 import { vnodeMethods, type VnodeInfo } from './rpc/modules/vnode.js';
-import type { RpcMethod } from './rpc/types.js';
 import { VERSION, clientVersion } from './version.js';
 import { liveChainFiles } from './chainFile/liveImport.js';
 import { BlockImporter } from './importer/blockImporter.js';
 import { TrieNodeStore } from './state/trieNodeStore.js';
 import { adminChainMethods } from './rpc/modules/adminChain.js';
-import { MetricsServer } from './metrics/metricsServer.js';
 import { RpcStats } from './metrics/registry.js';
 import { nodeMetrics } from './metrics/nodeMetrics.js';
 import { ScsService } from './scs/scsService.js';
 import { loadOrCreateScsId } from './scs/scsId.js';
-import { createScsServer } from './rpc/modules/scs.js';
 import { DevClock } from './miner/devClock.js';
 import { DevMining } from './miner/devMining.js';
 import { DevSnapshots } from './miner/devSnapshots.js';
@@ -74,66 +65,67 @@ import { getActivePrecompiles } from '@ethereumjs/evm';
 import { TraceRunner } from './tracing/traceRunner.js';
 import { debugMethods } from './rpc/modules/debug.js';
 import { proofMethods } from './rpc/modules/mc/proofs.js';
-import { Network, readStaticNodes } from './p2p/network.js';
-import { parseEnode, type Enode } from './admin/enode.js';
-import { SyncService } from './sync/syncService.js';
 import { chainImport } from './sync/chainImport.js';
-import type { BlockImport } from './sync/types.js';
+import { RpcEndpoints, type MethodTables, type NodeEndpoints } from './rpcEndpoints.js';
+import { NodeNetwork } from './nodeNetwork.js';
 
-
-export interface NodeEndpoints {
-  http?: { host: string; port: number };
-  ipc?: string;
-  ws?: { host: string; port: number };
-  metrics?: { host: string; port: number };
-  scs?: { host: string; port: number };
-  /** the node's enode URL while peer-to-peer networking runs */
-  p2p?: string;
-}
 
 export interface DevAccount {
   address: Uint8Array;
   privateKey: Uint8Array;
 }
 
-export class McNode {
-  readonly log: Logger;
-  readonly devAccounts: DevAccount[] = [];
-  endpoints: NodeEndpoints = {};
-  /** the one HTTP endpoint, opened by startRpc or admin_startRPC */
-  private http?: HttpEndpoint;
-  private ipc?: IpcRpcServer;
-  /** the separate --ws endpoint (upgrades on the HTTP port belong to the HTTP endpoint) */
-  private ws?: { http: HttpRpcServer; ws: WsRpcServer };
-  private subscriptions?: SubscriptionHub;
-  private sealer?: Sealer;
+/** Everything the node runs, built by `assemble` before the node exists. */
+interface NodeParts {
+  config: Config;
+  log: Logger;
+  db: Database;
+  chain: Blockchain;
+  world: WorldState;
+  pool: TxPool;
+  miner: Miner;
+  wallet: Wallet;
+  methods: MethodTables;
+  devAccounts: DevAccount[];
+  sealer: Sealer;
   /** the one import path for blocks from outside, and the rewind in turn with block writes */
-  importer!: BlockImporter;
+  importer: BlockImporter;
   /** the chain's proof of work */
-  pow?: PowEngine;
-  private filters?: FilterSystem;
-  /** RPC calls by method, when --metrics is on (fed by the dispatchers) */
-  private rpcStats?: RpcStats;
-  private metricsServer?: MetricsServer;
-  private scs?: ScsService;
-  private scsHttp?: HttpRpcServer;
-  network?: Network;
-  sync?: SyncService;
-  private nodeKey?: Uint8Array;
+  pow: PowEngine;
+  filters: FilterSystem;
+  subscriptions: SubscriptionHub;
+  scs?: ScsService;
+  /** the RPC listeners: HTTP, WebSocket, IPC, SCS, metrics */
+  rpc: RpcEndpoints;
+  network: NodeNetwork;
+}
+
+export class McNode {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly db: Database;
+  readonly chain: Blockchain;
+  readonly world: WorldState;
+  readonly pool: TxPool;
+  readonly miner: Miner;
+  readonly wallet: Wallet;
+  readonly methods: MethodTables;
+  readonly devAccounts: readonly DevAccount[];
+  readonly importer: BlockImporter;
+  readonly pow: PowEngine;
+  readonly network: NodeNetwork;
   private closed = false;
 
-  private constructor(
-    readonly config: Config,
-    readonly db: Database,
-    readonly chain: Blockchain,
-    readonly world: WorldState,
-    readonly pool: TxPool,
-    readonly miner: Miner,
-    readonly wallet: Wallet,
-    readonly methods: { http: Map<string, RpcMethod>; ipc: Map<string, RpcMethod>; ws: Map<string, RpcMethod> },
-    log: Logger,
-  ) {
-    this.log = log;
+  private constructor(private readonly parts: NodeParts) {
+    ({
+      config: this.config, log: this.log, db: this.db, chain: this.chain, world: this.world, pool: this.pool, miner: this.miner,
+      wallet: this.wallet, methods: this.methods, devAccounts: this.devAccounts, importer: this.importer, pow: this.pow, network: this.network,
+    } = parts);
+  }
+
+  /** The listeners' addresses (the banner prints them); HTTP's change with admin_startRPC/stopRPC. */
+  get endpoints(): NodeEndpoints {
+    return this.parts.rpc.addresses;
   }
 
   static async start(config: Config, log: Logger = createLogger(config.verbosity)): Promise<McNode> {
@@ -213,19 +205,6 @@ export class McNode {
     const restored = await pool.restore((raw) => classicAllowed(decodeBlockTransaction(raw, chainId)));
     if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);
 
-    let scs: ScsService | undefined;
-    // The peer-to-peer network starts after the node is built (startNetwork); handlers reach it through `self`.
-    let self: McNode | undefined;
-    const submitter = new TxSubmitter(pool, () => scs);
-    const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
-    const mc: McContext = {
-      chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice,
-      decodeRaw: decodeForPool,
-      signer,
-      submitter,
-      syncProgress: () => self?.sync?.downloader.progress(),
-    };
-    const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => self?.network?.peerCount() ?? 0 };
     const endpoints: NodeEndpoints = {};
     const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
     const http: HttpEndpoint = new HttpEndpoint({
@@ -246,23 +225,34 @@ export class McNode {
     await keys.unlockAtStart(config.accounts.unlock, config.accounts.password, config.rpc.enabled);
     const vnode: VnodeInfo = { ...config.vnode, address: config.vnode.address ?? dev[0]?.address ?? new Uint8Array(20) };
     // The SCS (README "Application chains (SCS)"): app chains in the same database, in step with main-chain blocks.
-    if (config.scs.enabled) {
-      scs = await ScsService.open(
+    const scs = config.scs.enabled
+      ? await ScsService.open(
         {
           db, common, scsId: await loadOrCreateScsId(config.datadir), vnodeAddress: vnode.address, defaultOwner: vnode.address,
           mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log,
         },
         config.appChains,
-      );
-      builder.participants.add(scs);
-    }
-    vnode.scsService = false; // true once the SCS endpoint runs (startScs)
+      )
+      : undefined;
+    if (scs) builder.participants.add(scs);
+    // The peer-to-peer network starts last (after the RPC modules are built); handlers ask this holder at call time.
     const nodeKey = loadOrCreateNodeKey(config.datadir);
-    const statics = McNode.startPeers(config);
+    const network = new NodeNetwork({ config, log, nodeKey, chain, pool, decodeTx: decodeForPool });
+    const submitter = new TxSubmitter(pool, () => scs);
+    const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
+    const mc: McContext = {
+      chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice,
+      decodeRaw: decodeForPool,
+      signer,
+      submitter,
+      syncProgress: () => network.syncProgress(),
+    };
+    const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => network.peerCount() };
+    vnode.scsService = false; // true once the SCS endpoint runs
     const admin = {
       nodeId: nodeIdOf(nodeKey), clientVersion: net.clientVersion, networkId: net.networkId,
       datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http, pow: pow.name,
-      network: () => self?.networkView(),
+      network: () => network.view(),
     };
     const chainFiles = liveChainFiles({
       chain, miner, importer,
@@ -300,26 +290,24 @@ export class McNode {
     const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));
     served.add('rpc');
     const httpApis = () => http.apis.filter((ns) => (NAMESPACES as readonly string[]).includes(ns) && served.has(ns));
-    const methods: McNode['methods'] = {
+    const methods: MethodTables = {
       http: buildMethodTable(...common_modules, rpcModules(httpApis)),
       ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES.filter((ns) => served.has(ns)))),
       ws: buildMethodTable(...common_modules, rpcModules(() => config.ws.api.filter((ns) => served.has(ns)))),
     };
     for (const [name, m] of Object.entries(adminOverHttp)) methods.http.set(name, m);
 
-    const node = new McNode(config, db, chain, world, pool, miner, wallet, methods, log);
-    self = node;
-    node.endpoints = endpoints;
-    node.http = http;
-    node.devAccounts.push(...dev);
-    node.sealer = sealer;
-    node.importer = importer;
-    node.pow = pow;
-    node.filters = filters;
-    node.subscriptions = subscriptions;
-    node.scs = scs;
-    node.nodeKey = nodeKey;
-    node.rpcStats = rpcStats;
+    const rpc = new RpcEndpoints({
+      config, methods, http, addresses: endpoints, rpcStats, scs,
+      metrics: rpcStats && (() => nodeMetrics({
+        version: VERSION, headNumber: () => chain.head.header.number, poolCounts: () => pool.counts(),
+        hashrate: () => (miner.mining ? sealer.hashrate() : 0), mining: () => miner.mining,
+        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats,
+      })),
+    });
+    const node = new McNode({
+      config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network,
+    });
     miner.on('sealed', (block) =>
       log.info('sealed block', {
         number: block.header.number,
@@ -330,11 +318,10 @@ export class McNode {
     );
     miner.on('error', (err) => log.error('mining failed', { error: err.message }));
     log.info('proof of work', { pow: pow.describe() });
-    await node.startRpc();
-    await node.startMetrics();
+    const running = await rpc.start();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
-    vnode.scsService = (await node.startScs()) && config.vnode.scsService;
-    await node.startNetwork(chainImport(importer), statics);
+    vnode.scsService = running.scs && config.vnode.scsService;
+    endpoints.p2p = await network.start(chainImport(importer), (sync) => subscriptions.watchSync(sync.downloader));
     miner.start();
     // Start-up skips what the first answers do not need; load what the first block and call need
     // right after, so that they are not slower for it.
@@ -342,138 +329,21 @@ export class McNode {
     return node;
   }
 
-  /** Peer-to-peer networking (README "Network"): the RLPx endpoint, static peers, sync. */
-  /** Peers dialed at start: static-nodes.json and --bootnodes; a bad entry stops the start. */
-  private static startPeers(config: Config): Enode[] {
-    if (config.p2p.maxPeers === 0) return [];
-    const statics = readStaticNodes(config.datadir);
-    for (const url of config.p2p.bootnodes) {
-      try {
-        statics.push(parseEnode(url));
-      } catch (err) {
-        throw new ConfigError(`--bootnodes: ${(err as Error).message}`);
-      }
-    }
-    return statics;
-  }
-
-  private async startNetwork(importer: BlockImport, statics: Enode[]): Promise<void> {
-    const { config, chain } = this;
-    if (config.p2p.maxPeers === 0 || !this.nodeKey) return;
-    const extIp = /^extip:/i.test(config.p2p.nat) ? config.p2p.nat.slice(6) : undefined;
-    this.network = await Network.start(
-      {
-        nodeKey: this.nodeKey, networkId: config.chain.networkId, genesis: chain.genesis.hash, clientId: clientVersion(),
-        addr: config.p2p.addr, port: config.p2p.port, maxPeers: config.p2p.maxPeers, extIp, log: this.log,
-        status: async () => ({ td: (await chain.getTotalDifficulty(chain.head.hash)) ?? 0n, head: chain.head.hash }),
-      },
-      [],
-    );
-    this.sync = new SyncService({
-      host: this.network.host, chain, pool: this.pool, importer, log: this.log,
-      decodeTx: (raw) => checkClassicAllowed(decodeTransaction(raw, config.chain.chainId), chain.head.header.number + 1n, config.genesis.classicTxBlock),
-    });
-    this.subscriptions?.watchSync(this.sync.downloader);
-    for (const enode of statics) this.network.addPeer(enode);
-    const { ip, port } = this.networkView()!.endpoint();
-    this.endpoints.p2p = `enode://${Buffer.from(this.network.id).toString('hex')}@${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
-  }
-
-  private networkView() {
-    const network = this.network;
-    if (!network) return undefined;
-    const { addr } = this.config.p2p;
-    return {
-      endpoint: () => ({ ip: network.advertisedIp, port: network.port, listenAddr: `${addr.includes(':') ? `[${addr}]` : addr}:${network.port}` }),
-      peers: () => network.remotePeers(),
-      addPeer: (enode: Parameters<Network['addPeer']>[0]) => network.addPeer(enode),
-      removePeer: (enode: Parameters<Network['removePeer']>[0]) => network.removePeer(enode),
-    };
-  }
-
-  private async startRpc(): Promise<void> {
-    const { config } = this;
-    const debug = config.verbosity >= 4;
-    if (config.rpc.enabled) {
-      await this.http!.start({ host: config.rpc.addr, port: config.rpc.port, corsOrigins: config.rpc.corsDomain, apis: config.rpc.api });
-    }
-    if (config.ws.enabled) await this.startWs();
-    if (!config.ipc.disabled) {
-      const ipcPath = path.resolve(config.datadir, config.ipc.path);
-      checkIpcPath(ipcPath);
-      this.ipc = new IpcRpcServer({ path: ipcPath, dispatcher: new Dispatcher({ methods: this.methods.ipc, debug, onCall: this.rpcStats?.observe }) });
-      await this.ipc.start();
-      this.endpoints.ipc = ipcPath;
-    }
-  }
-
-  /** The separate WebSocket endpoint (`--ws`): its own namespaces (`--wsapi`) and origins (`--wsorigins`). */
-  private async startWs(): Promise<void> {
-    const { ws, rpc, verbosity } = this.config;
-    const allowed = new Set<string>(ws.api);
-    const dispatcher = new Dispatcher({
-      methods: this.methods.ws,
-      isAllowed: (name) => allowed.has(namespaceOf(name)),
-      debug: verbosity >= 4,
-      onCall: this.rpcStats?.observe,
-    });
-    const upgrades = new WsRpcServer();
-    const http = new HttpRpcServer({
-      host: ws.addr, port: ws.port, corsOrigins: ws.origins, vhosts: rpc.vhosts,
-      route: (p) => (p === '/' ? dispatcher : undefined), websocket: upgrades,
-    });
-    this.endpoints.ws = await http.start();
-    this.ws = { http, ws: upgrades };
-  }
-
-  /** The SCS endpoint (`scs.rpcPort`): `/` scs_*, `/rpc` ScsRPCMethod.* and scs_*. True when it runs. */
-  private async startScs(): Promise<boolean> {
-    const { config } = this;
-    if (!this.scs) return false;
-    this.scsHttp = createScsServer({ scs: this.scs, datadir: path.resolve(config.datadir) }, {
-      host: config.scs.rpcAddr, port: config.scs.rpcPort, corsOrigins: config.rpc.corsDomain, vhosts: config.rpc.vhosts,
-      debug: config.verbosity >= 4, onCall: this.rpcStats?.observe,
-    });
-    this.endpoints.scs = await this.scsHttp.start();
-    return true;
-  }
-
-  /** The Prometheus endpoint (`--metrics`), on its own address and port. */
-  private async startMetrics(): Promise<void> {
-    const { metrics, datadir } = this.config;
-    if (!metrics.enabled || !this.rpcStats) return;
-    const registry = nodeMetrics({
-      version: VERSION,
-      headNumber: () => this.chain.head.header.number,
-      poolCounts: () => this.pool.counts(),
-      hashrate: () => (this.miner.mining ? this.sealer?.hashrate() ?? 0 : 0),
-      mining: () => this.miner.mining,
-      chaindata: path.join(datadir, 'chaindata'),
-      rpc: this.rpcStats,
-    });
-    this.metricsServer = new MetricsServer(registry, { host: metrics.addr, port: metrics.port });
-    this.endpoints.metrics = await this.metricsServer.start();
-  }
-
   /** Stops serving, lets an in-flight block write finish, closes the database. */
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.network?.stop();
-    await this.http?.close();
-    this.ws?.ws.stop();
-    await this.ws?.http.stop();
-    this.subscriptions?.stop();
-    this.pool.close();
-    await this.ipc?.stop();
-    await this.metricsServer?.stop();
-    await this.scsHttp?.stop();
-    this.filters?.stop();
-    await this.miner.stop();
-    await this.scs?.stop();
-    await this.sealer?.close();
-    await this.pow?.close();
-    await this.db.close();
+    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db } = this.parts;
+    await network.stop();
+    await rpc.stop();
+    subscriptions.stop();
+    pool.close();
+    filters.stop();
+    await miner.stop();
+    await scs?.stop();
+    await sealer.close();
+    await pow.close();
+    await db.close();
   }
 }
 

@@ -3,7 +3,7 @@
 // that nothing is unlocked while an HTTP endpoint runs unless insecure unlock is allowed.
 
 import fs from 'node:fs';
-import { ConfigError, ErrorKind, NodeError, refused } from '../errors.js';
+import { ConfigError, ErrorKind, NodeError, outOfRange } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Keystore } from './keystore.js';
 import type { Wallet } from './wallet.js';
@@ -56,7 +56,7 @@ export class KeyManager {
   /** `seconds` 0 = until the node stops. Dev accounts are always unlocked: true, password unused. */
   async unlock(address: Uint8Array, password: string, seconds: number): Promise<boolean> {
     if (this.unlockForbidden()) throw unlockForbiddenError();
-    if (seconds > MAX_UNLOCK_SECONDS) throw refused('unlock duration too large');
+    if (seconds > MAX_UNLOCK_SECONDS) throw outOfRange('unlock duration too large');
     if (this.o.wallet.permanentKey(address) && !(await this.o.keystore.find(address))) return true;
     const key = await this.o.keystore.decrypt(address, password);
     this.o.wallet.unlock(address, key, seconds);

@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ErrorKind, NodeError, notFound, refused } from '../errors.js';
+import { alreadyExists, ErrorKind, keyFileError, NodeError, notFound } from '../errors.js';
 import { concatBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../encoding/hex.js';
 import { privateKeyToAddress, randomPrivateKey } from './keys.js';
@@ -47,7 +47,7 @@ const hex = (b: Uint8Array): string => bytesToHex(b).slice(2);
 
 function scrypt(password: Uint8Array, salt: Uint8Array, dklen: number, { n, r, p }: ScryptParams): Promise<Uint8Array> {
   const memory = 128 * r * (n + p + 2);
-  if (memory > MAX_SCRYPT_MEMORY) return Promise.reject(refused(`key file scrypt parameters too large (n=${n}, r=${r}, p=${p})`));
+  if (memory > MAX_SCRYPT_MEMORY) return Promise.reject(keyFileError(`key file scrypt parameters too large (n=${n}, r=${r}, p=${p})`));
   return new Promise<Uint8Array>((resolve, reject) => {
     try {
       crypto.scrypt(password, salt, dklen, { N: n, r, p, maxmem: memory + 1024 * 1024 }, (err, key) =>
@@ -64,7 +64,7 @@ function scrypt(password: Uint8Array, salt: Uint8Array, dklen: number, { n, r, p
       const { scrypt: scryptJs } = await import('ethereum-cryptography/scrypt.js');
       return await scryptJs(password, salt, n, p, r, dklen);
     } catch (err) {
-      throw refused(`key file scrypt parameters invalid: ${(err as Error).message}`);
+      throw keyFileError(`key file scrypt parameters invalid: ${(err as Error).message}`);
     }
   });
 }
@@ -104,7 +104,7 @@ export async function encryptKey(privateKey: Uint8Array, password: string, param
 
 /** Decrypts a v3 key file object (any scrypt parameters, or pbkdf2 with hmac-sha256). */
 export async function decryptKey(file: unknown, password: string): Promise<Uint8Array> {
-  const fail = (what: string): NodeError => refused(`unsupported key file: ${what}`);
+  const fail = (what: string): NodeError => keyFileError(`unsupported key file: ${what}`);
   const obj = record(file) ?? {};
   if (obj.version !== 3) throw fail('version is not 3');
   const c = record(obj.crypto) ?? record(obj.Crypto);
@@ -198,7 +198,7 @@ export class Keystore {
   }
 
   async importKey(privateKey: Uint8Array, password: string): Promise<KeystoreEntry> {
-    if (await this.find(privateKeyToAddress(privateKey))) throw refused('account already exists');
+    if (await this.find(privateKeyToAddress(privateKey))) throw alreadyExists('account already exists');
     return this.store(privateKey, password);
   }
 
@@ -208,7 +208,7 @@ export class Keystore {
     if (!entry) throw noKey();
     const key = await decryptKey(JSON.parse(await fs.readFile(entry.file, 'utf8')), password);
     if (!equalBytes(privateKeyToAddress(key), address)) {
-      throw refused(`key content mismatch: have account ${bytesToHex(privateKeyToAddress(key))}, want ${bytesToHex(address)}`);
+      throw keyFileError(`key content mismatch: have account ${bytesToHex(privateKeyToAddress(key))}, want ${bytesToHex(address)}`);
     }
     return key;
   }

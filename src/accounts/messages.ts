@@ -2,7 +2,7 @@
 // signatures with v = 27/28.
 
 import secp256k1 from 'secp256k1';
-import { invalidParams, refused } from '../errors.js';
+import { invalidParams, invalidSignature } from '../errors.js';
 import { concatBytes, keccak256 } from '../encoding/bytes.js';
 import { publicKeyToAddress } from '../encoding/address.js';
 
@@ -28,12 +28,12 @@ export function recoverHashSigner(hash: Uint8Array, signature: Uint8Array): Uint
   if (hash.length !== 32) throw invalidParams('hash must be 32 bytes long');
   if (signature.length !== 65) throw invalidParams('signature must be 65 bytes long');
   const v = signature[64];
-  if (v !== 27 && v !== 28) throw refused('invalid MoacNode signature (V is not 27 or 28)');
+  if (v !== 27 && v !== 28) throw invalidSignature('invalid MoacNode signature (V is not 27 or 28)');
   let publicKey: Uint8Array;
   try {
     publicKey = secp256k1.ecdsaRecover(signature.subarray(0, 64), v - 27, hash, false);
   } catch {
-    throw refused('invalid signature: recovery failed');
+    throw invalidSignature('invalid signature: recovery failed');
   }
   return publicKeyToAddress(publicKey);
 }

@@ -3,7 +3,7 @@
 // of `from` (or a key given for one use, as personal_sendTransaction's password opens it).
 
 import type { SignedTx, TxFields } from '../chain/types.js';
-import { refused } from '../errors.js';
+import { invalidTransaction } from '../errors.js';
 import type { Header } from '../chain/types.js';
 import type { WorldState } from '../state/worldState.js';
 import type { Wallet } from './wallet.js';
@@ -47,15 +47,15 @@ export class TxSigner {
 
   /** Fills and signs; `key` signs for this one transaction instead of the wallet's unlocked key. */
   async sign(req: TxRequest, key?: Uint8Array): Promise<SignedTx> {
-    if (!req.from) throw refused('missing from address');
-    if (req.shardingFlag !== undefined && req.shardingFlag >= 4n) throw refused('shardingFlag error');
+    if (!req.from) throw invalidTransaction('missing from address');
+    if (req.shardingFlag !== undefined && req.shardingFlag >= 4n) throw invalidTransaction('shardingFlag error');
     const signingKey = key ?? this.deps.wallet.keyOf(req.from);
     return this.deps.wallet.signTransaction(await this.fill(req), req.from, signingKey);
   }
 
   /** The fields the real node signs for `req`: its own, or the defaults. */
   async fill(req: TxRequest): Promise<TxFields> {
-    if (!req.from) throw refused('missing from address');
+    if (!req.from) throw invalidTransaction('missing from address');
     const appChainTx = req.shardingFlag !== undefined && req.shardingFlag !== 0n;
     return {
       nonce: req.nonce ?? (await this.nextNonce(req.from, appChainTx ? req.to : undefined, appChainTx)),
@@ -73,7 +73,7 @@ export class TxSigner {
 
   private async nextNonce(from: Uint8Array, appChain: Uint8Array | undefined, appChainTx: boolean): Promise<bigint> {
     if (appChainTx) {
-      if (!appChain) throw refused('an app-chain transaction needs `to` (the app chain address)');
+      if (!appChain) throw invalidTransaction('an app-chain transaction needs `to` (the app chain address)');
       return this.deps.appChainNonce(appChain, from);
     }
     const account = await this.deps.world.getAccount(this.deps.chain.head.header.stateRoot, from);

@@ -4,7 +4,7 @@
 
 import { isIP } from 'node:net';
 import secp256k1 from 'secp256k1';
-import { refused, type NodeError } from '../errors.js';
+import { invalidEnode, type NodeError } from '../errors.js';
 
 export interface Enode {
   /** 64 bytes */
@@ -15,7 +15,7 @@ export interface Enode {
   url: string;
 }
 
-const invalid = (reason: string): NodeError => refused(`invalid enode: ${reason}`);
+const invalid = (reason: string): NodeError => invalidEnode(reason);
 
 export function parseEnode(text: string): Enode {
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/(.*)$/s.exec(text);

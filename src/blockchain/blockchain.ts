@@ -14,7 +14,7 @@ import { bytesToHex } from '../encoding/hex.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
 import { Lru } from '../store/lru.js';
-import { refused } from '../errors.js';
+import { notFound, wrongState } from '../errors.js';
 import { headSwitchOps } from './headSwitch.js';
 
 /** Canonical number → hash entries kept in memory (about 300 bytes each). */
@@ -194,8 +194,8 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
   rewindTo(ancestorHash: Uint8Array, opts: RewindOptions = {}): Promise<NewHeadEvent[]> {
     return this.exclusive(async () => {
       const target = await this.getBlockByHash(ancestorHash);
-      if (!target) throw refused(`unknown block ${bytesToHex(ancestorHash)}`);
-      if (!(await this.isCanonical(target))) throw refused(`block ${bytesToHex(ancestorHash)} is not on the canonical chain`);
+      if (!target) throw notFound(`unknown block ${bytesToHex(ancestorHash)}`);
+      if (!(await this.isCanonical(target))) throw wrongState(`block ${bytesToHex(ancestorHash)} is not on the canonical chain`);
       return (await this.switchHead(target, opts.returnTransactions ?? true)).removed;
     });
   }
@@ -210,7 +210,7 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
   reorgTo(hash: Uint8Array): Promise<HeadSwitch> {
     return this.exclusive(async () => {
       const target = await this.getBlockByHash(hash);
-      if (!target) throw refused(`unknown block ${bytesToHex(hash)}`);
+      if (!target) throw notFound(`unknown block ${bytesToHex(hash)}`);
       return this.switchHead(target, true);
     });
   }

@@ -5,7 +5,7 @@
 
 import { RLP } from '@ethereumjs/rlp';
 import secp256k1 from 'secp256k1';
-import { DecodeError, refused } from '../errors.js';
+import { DecodeError, invalidTransaction } from '../errors.js';
 import { bigintToBytes, bytesToBigint, keccak256 } from '../encoding/bytes.js';
 import { publicKeyToAddress } from '../encoding/address.js';
 import type { Address, SignedTx, TxFields } from './types.js';
@@ -93,7 +93,7 @@ const INT_MAX_BYTES: Record<number, number> = { 0: 8, 1: 8, 2: 32, 3: 32, 5: 32,
 const CLASSIC_SLOTS = [0, 2, 3, 4, 5, 6, 9, 10, 11];
 
 const malformed = (what: string) => new DecodeError(`rlp: ${what}`);
-const invalidSignature = () => refused('invalid sender: invalid signature');
+const invalidSignature = () => invalidTransaction('invalid sender: invalid signature');
 
 function byteItem(items: unknown[], index: number): Uint8Array {
   const item = items[index];
@@ -124,7 +124,7 @@ function addressItem(items: unknown[], index: number): Address | null {
 function decodeList(raw: Uint8Array): { items: unknown[]; classic: boolean } {
   if (raw.length === 0) throw malformed('empty input');
   // EIP-2718 typed envelopes (access-list, dynamic-fee, …) start with their type byte.
-  if (raw[0] < 0x80) throw refused('transaction type not supported');
+  if (raw[0] < 0x80) throw invalidTransaction('transaction type not supported');
   if (raw[0] < 0xc0) throw malformed('expected input list for transaction');
   let decoded;
   try {
@@ -202,14 +202,14 @@ function toSignedTx(w: WireFields, raw: Uint8Array, from: Address): SignedTx {
 export function decodeTransaction(raw: Uint8Array, chainId: bigint): SignedTx {
   const w = parseWire(raw);
   // System transactions (syscnt > 0) skip the signature check on the real node; users may not send them.
-  if (w.syscnt.length !== 0) throw refused('invalid transaction: syscnt must be 0 for user transactions');
-  if (bytesToBigint(w.shardingFlag) > MAX_SHARDING_FLAG) throw refused('shardingFlag error');
+  if (w.syscnt.length !== 0) throw invalidTransaction('invalid transaction: syscnt must be 0 for user transactions');
+  if (bytesToBigint(w.shardingFlag) > MAX_SHARDING_FLAG) throw invalidTransaction('shardingFlag error');
 
   const v = bytesToBigint(w.v);
-  if (v === 27n || v === 28n) throw refused('invalid sender: unprotected transaction (v = 27/28) is not accepted');
+  if (v === 27n || v === 28n) throw invalidTransaction('invalid sender: unprotected transaction (v = 27/28) is not accepted');
   if (v < 35n) throw invalidSignature();
   const txChainId = (v - 35n) >> 1n;
-  if (txChainId !== chainId) throw refused(`invalid chain id: have ${txChainId}, want ${chainId}`);
+  if (txChainId !== chainId) throw invalidTransaction(`invalid chain id: have ${txChainId}, want ${chainId}`);
   const r = bytesToBigint(w.r);
   const s = bytesToBigint(w.s);
   // Homestead rule: reject s in the upper half so a transaction has one valid encoding.
@@ -269,7 +269,7 @@ export function contractAddress(sender: Uint8Array, nonce: bigint): Uint8Array {
  */
 export function checkClassicAllowed(tx: SignedTx, blockNumber: bigint, classicTxBlock: bigint | undefined): SignedTx {
   if (!tx.classic) return tx;
-  if (classicTxBlock === undefined) throw refused('transaction type not supported: classic transactions are not enabled on this chain');
-  if (blockNumber < classicTxBlock) throw refused(`transaction type not supported: classic transactions from block ${classicTxBlock}`);
+  if (classicTxBlock === undefined) throw invalidTransaction('transaction type not supported: classic transactions are not enabled on this chain');
+  if (blockNumber < classicTxBlock) throw invalidTransaction(`transaction type not supported: classic transactions from block ${classicTxBlock}`);
   return tx;
 }

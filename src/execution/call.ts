@@ -4,7 +4,6 @@
 
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { CallStateView } from '../state/callStateView.js';
 import { Address } from '@ethereumjs/util';
 import type { Header } from '../chain/types.js';
@@ -12,6 +11,7 @@ import { NodeError, ErrorKind, executionFailed } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { Lru } from '../store/lru.js';
 import type { WorldState } from '../state/worldState.js';
+import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
 
@@ -39,6 +39,9 @@ export const DEFAULT_CALL_GAS = 50_000_000n;
  * with a huge gas value can expand EVM memory to gigabytes and take the node down.
  */
 export const CALL_GAS_CAP = 50_000_000n;
+
+/** The state a call runs on: a StateReader as resolved from a block tag, or just a stored header. */
+export type CallState = Pick<StateReader, 'header' | 'pendingState'>;
 
 interface Context {
   view: CallStateView;
@@ -68,8 +71,9 @@ export class CallExecutor {
     return ctx;
   }
 
-  /** Runs the message; `pendingState` serves the `pending` tag. */
-  async run(req: CallRequest, header: Header, pendingState?: MerkleStateManager): Promise<CallOutcome> {
+  /** Runs the message on `state`'s block; the pending block's state gets a fresh view, stored roots a warm one. */
+  async run(req: CallRequest, state: CallState): Promise<CallOutcome> {
+    const { header, pendingState } = state;
     let ctx: Context;
     if (pendingState) {
       const view = new CallStateView(pendingState);
@@ -121,15 +125,15 @@ export class CallExecutor {
   }
 
   /** mc_call: the return data, or a Reverted / Refused error. */
-  async call(req: CallRequest, header: Header, pendingState?: MerkleStateManager): Promise<Uint8Array> {
-    const out = await this.run(req, header, pendingState);
+  async call(req: CallRequest, state: CallState): Promise<Uint8Array> {
+    const out = await this.run(req, state);
     if (out.error) throw callError(out);
     return out.returnValue;
   }
 
   /** Smallest gas that lets the message succeed, searched between intrinsic gas and `cap`. */
-  async estimateGas(req: CallRequest, header: Header, cap: bigint, pendingState?: MerkleStateManager): Promise<bigint> {
-    const attempt = (gas: bigint) => this.run({ ...req, gas }, header, pendingState);
+  async estimateGas(req: CallRequest, state: CallState, cap: bigint): Promise<bigint> {
+    const attempt = (gas: bigint) => this.run({ ...req, gas }, state);
     const top = await attempt(cap);
     if (top.error) {
       if (top.error === 'revert') throw callError(top);

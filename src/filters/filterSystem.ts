@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { bytesToBigint } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
-import { limitExceeded, notFound, refused } from '../errors.js';
+import { invalidRange, limitExceeded, notFound, unsupported } from '../errors.js';
 import {
   DEFAULT_LOG_LIMITS, blockLogs, bloomMatcher, bloomMayMatch, checkCriteria, pendingLogs, queryLogs,
   type BloomMatcher, type LogChain, type LogEntry, type LogLimits, type LogQuery, type LogSources, type PendingSource,
@@ -125,8 +125,8 @@ export class FilterSystem {
   newLogFilter(query: LogQuery): bigint {
     checkCriteria(query.criteria, this.limits);
     const { fromBlock: from, toBlock: to } = query;
-    if (typeof from === 'bigint' && typeof to === 'bigint' && from > to) throw refused('invalid block range: fromBlock > toBlock');
-    if (from === 'pending' && to !== 'pending') throw refused('invalid block range: fromBlock > toBlock');
+    if (typeof from === 'bigint' && typeof to === 'bigint' && from > to) throw invalidRange();
+    if (from === 'pending' && to !== 'pending') throw invalidRange();
     return this.install({ kind: 'logs', query, matcher: bloomMatcher(query.criteria), logs: [], deliveredPending: new Set(), lastPoll: this.now() });
   }
 
@@ -159,7 +159,7 @@ export class FilterSystem {
   /** All logs matching a log filter's query, as mc_getLogs would answer it now. */
   async filterLogs(id: bigint): Promise<LogEntry[]> {
     const f = this.live(id);
-    if (f.kind !== 'logs') throw refused('filter is not a log filter (mc_getFilterLogs serves filters made by mc_newFilter)');
+    if (f.kind !== 'logs') throw unsupported('filter is not a log filter (mc_getFilterLogs serves filters made by mc_newFilter)');
     return queryLogs(this.sources, f.query, this.limits);
   }
 

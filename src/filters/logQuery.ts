@@ -5,7 +5,7 @@ import type { Block, Log, Receipt, SignedTx } from '../chain/types.js';
 import { addToBloom } from '../chain/block.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { BlockTag } from '../encoding/hex.js';
-import { limitExceeded, notFound, refused } from '../errors.js';
+import { invalidRange, limitExceeded, notFound } from '../errors.js';
 import type { BloomSource } from './blockBlooms.js';
 
 /** What a log must match: any of `addresses` (empty: any), and per topic position any of its options. */
@@ -142,7 +142,6 @@ export interface ResolvedRange {
   pending: boolean;
 }
 
-const invalidRange = () => refused('invalid block range: fromBlock > toBlock');
 
 /**
  * Resolves tags against `head`: latest → head, earliest → 0, and `pending` as the block after the

@@ -3,7 +3,7 @@
 // the chain clock. Every mined block is a normal sealed block; only its timestamp is chosen here.
 
 import type { Block } from '../chain/types.js';
-import { invalidParams, refused } from '../errors.js';
+import { aborted, invalidParams, outOfRange } from '../errors.js';
 import type { Blockchain } from '../blockchain/blockchain.js';
 import type { Miner, MiningMode } from './miner.js';
 import type { DevClock } from './devClock.js';
@@ -48,7 +48,7 @@ export class DevMining {
   }
 
   async increaseTime(seconds: bigint): Promise<bigint> {
-    if (this.clock.now() + seconds > MAX_TIMESTAMP) throw refused(`the clock would pass ${MAX_TIMESTAMP}, the largest block timestamp`);
+    if (this.clock.now() + seconds > MAX_TIMESTAMP) throw outOfRange(`the clock would pass ${MAX_TIMESTAMP}, the largest block timestamp`);
     return this.clock.increase(seconds);
   }
 
@@ -65,7 +65,7 @@ export class DevMining {
       const [block] = await this.miner.mineBlocks(1);
       if (block) return block;
     }
-    throw refused('could not seal a block: the head kept moving');
+    throw aborted('could not seal a block: the head kept moving');
   }
 
   /** Seals `count` blocks; with an `interval` (> 0), each block's timestamp is the previous one's plus `interval` seconds. */
@@ -80,8 +80,8 @@ export class DevMining {
   }
 
   private checkTimestamp(timestamp: bigint): void {
-    if (timestamp > MAX_TIMESTAMP) throw refused(`timestamp ${timestamp} is above ${MAX_TIMESTAMP}, the largest block timestamp`);
+    if (timestamp > MAX_TIMESTAMP) throw outOfRange(`timestamp ${timestamp} is above ${MAX_TIMESTAMP}, the largest block timestamp`);
     const head = this.chain.head.header.timestamp;
-    if (timestamp < head) throw refused(`timestamp ${timestamp} is before the head block's timestamp ${head}`);
+    if (timestamp < head) throw outOfRange(`timestamp ${timestamp} is before the head block's timestamp ${head}`);
   }
 }

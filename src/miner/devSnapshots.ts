@@ -11,7 +11,7 @@ import { keys } from '../store/schema.js';
 import type { TxPool } from '../txpool/txPool.js';
 import { decodeClock, encodeClock, type DevClock } from './devClock.js';
 import type { MiningMode } from './miner.js';
-import { refused } from '../errors.js';
+import { wrongState } from '../errors.js';
 
 /** What reverting needs from the chain. */
 export interface RewindableChain {
@@ -82,7 +82,7 @@ export class DevSnapshots {
   /** debug_setHead: the canonical block `number` becomes the head (the same rewind). */
   async setHead(number: bigint): Promise<void> {
     const hash = await this.chain.getHashByNumber(number);
-    if (!hash) throw refused(`block ${number} is not on the canonical chain (head is ${this.chain.head.header.number})`);
+    if (!hash) throw wrongState(`block ${number} is not on the canonical chain (head is ${this.chain.head.header.number})`);
     await this.whilePaused(() => this.chain.rewindTo(hash));
   }
 

@@ -15,7 +15,7 @@ import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { BlockBuilder, BuiltBlock } from './blockBuilder.js';
 import type { SignedTx } from '../chain/types.js';
 import { setterTx, type DevSetter } from '../chain/systemTx.js';
-import { refused } from '../errors.js';
+import { aborted, txRejected } from '../errors.js';
 
 import type { MiningMode } from './miningMode.js';
 export { MINING_MODES, type MiningMode } from './miningMode.js';
@@ -268,10 +268,10 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
           if (built.transactions[0] !== tx) {
             this.nodes.discardWrites();
             const reason = built.rejected.find((r) => r.tx === tx)?.reason ?? 'nonce too high, or above the block gas limit';
-            throw refused(`transaction cannot be included: ${reason}`);
+            throw txRejected(`transaction cannot be included: ${reason}`);
           }
           const block = await this.sealBuilt(built);
-          if (!block) throw refused('sealing was interrupted (the node is stopping, or the head moved); try again');
+          if (!block) throw aborted('sealing was interrupted (the node is stopping, or the head moved); try again');
           resolve(block);
         } catch (err) {
           reject(err);

@@ -2,7 +2,7 @@
 // admin_startRPC, closed by admin_stopRPC or at shutdown, at most one at a time (README "admin
 // and vnode"). It serves the HTTP method table, limited to the namespaces it was opened with.
 
-import { refused } from '../errors.js';
+import { alreadyExists, wrongState } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Dispatcher, type DispatcherOptions } from './dispatch.js';
 import { HttpRpcServer } from './http.js';
@@ -56,8 +56,8 @@ export class HttpEndpoint implements HttpControl {
 
   /** Opens the endpoint; rejects when one is already running. */
   async start(settings: HttpSettings): Promise<Address> {
-    if (this.closed) throw refused('node is stopping');
-    if (this.server) throw refused(`HTTP RPC already running on ${settings.host}:${settings.port}`);
+    if (this.closed) throw wrongState('node is stopping');
+    if (this.server) throw alreadyExists(`HTTP RPC already running on ${settings.host}:${settings.port}`);
     const allowed = new Set<string>(settings.apis);
     const dispatcher = new Dispatcher({
       methods: this.o.methods() as Map<string, RpcMethod>,

@@ -143,7 +143,7 @@ export class AppChain {
   /** Runs a constant call on the head state; reverts become Reverted errors. */
   directCall(from: Uint8Array | undefined, to: Uint8Array, data: Uint8Array, at: Header = this.head.header): Promise<Uint8Array> {
     const gas = DIRECT_CALL_GAS_LIMIT + intrinsicGas(data, false);
-    return this.calls.call({ from, to, data, gas, gasPrice: 0n }, at);
+    return this.calls.call({ from, to, data, gas, gasPrice: 0n }, { header: at });
   }
 
   build(input: Omit<AppBuildInput, 'parent' | 'miner' | 'dappBase' | 'tokenSupply'>): Promise<BuiltAppBlock> {

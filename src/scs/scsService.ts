@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import type { Block, Receipt, SignedTx } from '../chain/types.js';
 import { EMPTY_TRIE_ROOT } from '../chain/block.js';
-import { ConfigError, limitExceeded, refused, txRejected } from '../errors.js';
+import { alreadyExists, ConfigError, limitExceeded, txRejected } from '../errors.js';
 import { bigintToBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Logger } from '../log.js';
@@ -116,7 +116,7 @@ export class ScsService implements BlockParticipant {
       });
       if (this.chains.has(bytesToHex(spec.address))) {
         if (declared) return spec.address;
-        throw refused(`app chain ${bytesToHex(spec.address)} already exists`);
+        throw alreadyExists(`app chain ${bytesToHex(spec.address)} already exists`);
       }
       // Every app chain stays in memory with its pool: scs_createAppChain may not add them without end.
       if (!declared && this.chains.size >= MAX_APP_CHAINS) throw limitExceeded(`app chains (${MAX_APP_CHAINS})`);

@@ -78,7 +78,7 @@ export class TraceRunner {
     const data = req.data ?? new Uint8Array();
     const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
     const intrinsic = intrinsicGas(data, req.to === undefined);
-    if (gas < intrinsic) throw new NodeError(ErrorKind.Refused, `intrinsic gas too low: have ${gas}, want ${intrinsic}`);
+    if (gas < intrinsic) throw new NodeError(ErrorKind.TxRejected, `intrinsic gas too low: have ${gas}, want ${intrinsic}`);
     const from = req.from ?? new Uint8Array(20);
     const miner = header.miner.some((b) => b !== 0) ? header.miner : coinbase;
     const traced: TracedTx = { from, to: req.to, value: req.value ?? 0n, gas, gasPrice: req.gasPrice ?? 0n, data, coinbase: miner };

@@ -46,7 +46,7 @@ export interface Tracer<R> {
 /** Stops a trace that ran too long or recorded too much; the message names the limit. */
 export class TraceLimit extends NodeError {
   constructor(message: string) {
-    super(ErrorKind.Refused, message);
+    super(ErrorKind.Aborted, message);
   }
 }
 

@@ -2,7 +2,7 @@
 // later impersonated): shardingFlag 0 goes to the main pool, 1–3 to the SCS's app-chain pools.
 
 import type { SignedTx } from '../chain/types.js';
-import { refused } from '../errors.js';
+import { unsupported } from '../errors.js';
 
 /** What the submitter needs of the SCS (ScsService is one). */
 export interface AppChainIntake {
@@ -26,14 +26,14 @@ export class TxSubmitter {
       return;
     }
     const scs = this.appChains();
-    if (!scs) throw refused(NO_SCS);
+    if (!scs) throw unsupported(NO_SCS);
     await scs.submit(tx);
   }
 
   /** Next nonce of `from` on app chain `appChain`. */
   appChainNonce(appChain: Uint8Array, from: Uint8Array): Promise<bigint> {
     const scs = this.appChains();
-    if (!scs) return Promise.reject(refused(NO_SCS));
+    if (!scs) return Promise.reject(unsupported(NO_SCS));
     return scs.chain(appChain).nextNonce(from);
   }
 }

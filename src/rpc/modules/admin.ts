@@ -6,7 +6,7 @@ import { formatOwnEnode, parseEnode, type Enode } from '../../admin/enode.js';
 import type { StaticPeers } from '../../admin/staticPeers.js';
 import { toChecksumAddress } from '../../encoding/address.js';
 import { bytesToHex } from '../../encoding/hex.js';
-import { invalidParams, refused } from '../../errors.js';
+import { alreadyExists, invalidParams, refused, unsupported, wrongState } from '../../errors.js';
 import { count, method, optional, string, withDefault, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import { NAMESPACES, NAMESPACE_ALIASES } from '../namespaces.js';
@@ -46,7 +46,7 @@ export interface HttpControl {
 export const adminOverHttp: Record<string, RpcMethod> = {
   admin_stopRPC: {
     handler: () => {
-      throw refused('admin_stopRPC closes the HTTP endpoint: call it over IPC');
+      throw unsupported('admin_stopRPC closes the HTTP endpoint: call it over IPC');
     },
   },
 };
@@ -139,7 +139,7 @@ export function adminMethods(ctx: AdminContext): Record<string, RpcMethod> {
       [optional(string), optional(port), optional(string), withDefault(apiList, ['mc', 'net', 'libx'])],
       async (host, p, cors, apis) => {
         const running = ctx.http.running();
-        if (running) throw refused(`HTTP RPC already running on ${hostPort(running)}`);
+        if (running) throw alreadyExists(`HTTP RPC already running on ${hostPort(running)}`);
         const settings: HttpSettings = {
           host: host || 'localhost',
           port: p ?? 8545,
@@ -149,13 +149,14 @@ export function adminMethods(ctx: AdminContext): Record<string, RpcMethod> {
         try {
           await ctx.http.start(settings);
         } catch (err) {
+          // Generic on purpose: the cause is the listener's OS error (port in use, no such address), passed on as text.
           throw refused(`cannot start HTTP RPC on ${hostPort(settings)}: ${(err as Error).message}`);
         }
         return true;
       },
     ),
     admin_stopRPC: method([], async () => {
-      if (!ctx.http.running()) throw refused('HTTP RPC not running');
+      if (!ctx.http.running()) throw wrongState('HTTP RPC not running');
       await ctx.http.stop();
       return true;
     }),

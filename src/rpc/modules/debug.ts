@@ -4,7 +4,7 @@
 import type { Block } from '../../chain/types.js';
 import { encodeBlock, encodeHeader, encodeReceiptForRoot } from '../../chain/block.js';
 import { bytesToHex, type BlockTag } from '../../encoding/hex.js';
-import { invalidParams, refused } from '../../errors.js';
+import { invalidParams, notFound, unsupported } from '../../errors.js';
 import type { TraceRunner } from '../../tracing/traceRunner.js';
 import type { TraceLimits, Tracer } from '../../tracing/tracer.js';
 import { StructLogger } from '../../tracing/structLogger.js';
@@ -80,7 +80,7 @@ function traceOptions(ctx: DebugContext, v: unknown, i: number): TracerChoice {
     case '4byteTracer':
       return { make: () => new FourByteTracer(ctx.isPrecompile), format: formatFourByte as (r: never) => unknown, limits };
     default:
-      throw refused(`tracer not found: ${tracer} (available: callTracer, prestateTracer, 4byteTracer, or none for the struct logger)`);
+      throw notFound(`tracer not found: ${tracer} (available: callTracer, prestateTracer, 4byteTracer, or none for the struct logger)`);
   }
 }
 
@@ -93,13 +93,13 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
 
   const parentOf = async (block: Block) => {
     const parent = await chain.getBlockByHash(block.header.parentHash);
-    if (!parent) throw refused(`parent of block ${block.header.number} not found`);
+    if (!parent) throw notFound(`parent of block ${block.header.number} not found`);
     return parent;
   };
 
   const traceBlock = async (block: Block | undefined, choice: TracerChoice) => {
-    if (!block) throw refused('block not found');
-    if (block.header.number === 0n) throw refused('genesis is not traceable');
+    if (!block) throw notFound('block not found');
+    if (block.header.number === 0n) throw unsupported('genesis is not traceable');
     const indexes = block.transactions.map((_, i) => i);
     const results = await ctx.traces.traceBlock((await parentOf(block)).header, block, indexes, choice.make, choice.limits);
     return results.map((result, i) => ({ txHash: bytesToHex(block.transactions[i].hash), result: choice.format(result as never) }));
@@ -107,7 +107,7 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
 
   const minedBlock = async (tag: BlockTag) => {
     const resolved = await resolveBlock(ctx.mc, tag);
-    if (resolved?.kind === 'pending') throw refused('the pending block cannot be read here; name a mined block');
+    if (resolved?.kind === 'pending') throw unsupported('the pending block cannot be read here; name a mined block');
     return resolved?.block;
   };
 
@@ -115,14 +115,14 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
     debug_traceTransaction: method([hash, opts], async (txHash, choice) => {
       const c = defaults(choice);
       const found = await chain.findTransaction(txHash);
-      if (!found) throw refused(`transaction ${bytesToHex(txHash)} not found`);
+      if (!found) throw notFound(`transaction ${bytesToHex(txHash)} not found`);
       const [result] = await ctx.traces.traceBlock((await parentOf(found.block)).header, found.block, [found.index], c.make, c.limits);
       return c.format(result as never);
     }),
     debug_traceCall: method([txRequest, optional(blockTag), opts], async (req, tag, choice) => {
       const c = defaults(choice);
       const block = await minedBlock(tag ?? 'latest');
-      if (!block) throw refused('header not found');
+      if (!block) throw notFound('header not found');
       const from = req.from ?? ctx.mc.wallet.accounts()[0];
       const result = await ctx.traces.traceCall({ ...req, from }, block.header, ctx.coinbase(), c.make(), c.limits);
       return c.format(result as never);
@@ -136,17 +136,17 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
     }),
     debug_getRawBlock: method([blockTag], async (tag) => {
       const block = await minedBlock(tag);
-      if (!block) throw refused('block not found');
+      if (!block) throw notFound('block not found');
       return bytesToHex(encodeBlock(block.header, block.transactions));
     }),
     debug_getRawHeader: method([blockTag], async (tag) => {
       const block = await minedBlock(tag);
-      if (!block) throw refused('block not found');
+      if (!block) throw notFound('block not found');
       return bytesToHex(encodeHeader(block.header));
     }),
     debug_getRawReceipts: method([blockTag], async (tag) => {
       const block = await minedBlock(tag);
-      if (!block) throw refused('block not found');
+      if (!block) throw notFound('block not found');
       const receipts = (await chain.getReceipts(block.hash)) ?? [];
       return receipts.map((r) => bytesToHex(encodeReceiptForRoot(r)));
     }),

@@ -7,7 +7,7 @@ import type { DevSnapshots } from '../../miner/devSnapshots.js';
 import type { DevState } from '../../miner/devState.js';
 import { bytesToBigint } from '../../encoding/bytes.js';
 import { bytesToHex, encodeQuantity } from '../../encoding/hex.js';
-import { invalidParams, refused } from '../../errors.js';
+import { invalidParams, invalidTransaction, wrongState } from '../../errors.js';
 import { DEFAULT_SEND_GAS } from '../../accounts/signer.js';
 import { txRequest } from './mc/transactions.js';
 import { address, boolean, count, data, hash, method, optional, quantity, uint64, type Codec } from '../params.js';
@@ -102,8 +102,8 @@ export function devControlMethods(dev: DevControls): Record<string, RpcMethod> {
   });
   // Anvil's eth_sendUnsignedTransaction: a send from an impersonated account (no key, no signature).
   out.mc_sendUnsignedTransaction = method([txRequest], async (req) => {
-    if (!req.from) throw refused('missing from address');
-    if (!dev.state.isImpersonated(req.from)) throw refused(`${bytesToHex(req.from)} is not impersonated (call anvil_impersonateAccount first)`);
+    if (!req.from) throw invalidTransaction('missing from address');
+    if (!dev.state.isImpersonated(req.from)) throw wrongState(`${bytesToHex(req.from)} is not impersonated (call anvil_impersonateAccount first)`);
     const tx = await dev.state.sendImpersonated(req.from, {
       nonce: 0n, syscnt: 0n, gasPrice: req.gasPrice ?? dev.gasPrice(), gas: req.gas ?? DEFAULT_SEND_GAS, to: req.to ?? null,
       value: req.value ?? 0n, data: req.data ?? new Uint8Array(), shardingFlag: 0n, via: null,

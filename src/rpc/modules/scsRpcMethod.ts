@@ -3,7 +3,7 @@
 // Shapes the sources do not show are ours (README, "Application chains"): GetBlock/GetBlocks `{Hash, Header, Txs}`,
 // GetTxpool like scs_getTxpool, GetTxpoolCount `{pending, queued}`, GetDappState 0 or 1.
 
-import { DecodeError, invalidParams, notFound, refused } from '../../errors.js';
+import { DecodeError, executionFailed, invalidParams, notFound } from '../../errors.js';
 import { bytesToHex, decodeAddress, decodeData, decodeHash, decodeQuantity } from '../../encoding/hex.js';
 import { decodeArg, integer as paramInteger } from '../params.js';
 import { AbiError, decodeAbi, encodeAbi, findFunction, type AbiType, type AbiValue } from '../../scs/abi.js';
@@ -121,7 +121,7 @@ async function anyCall(chain: AppChain, dapp: Uint8Array, sender: Uint8Array | u
   try {
     decoded = decodeAbi(abi.outputs, output);
   } catch (err) {
-    throw refused(`cannot decode the output of ${fn}: ${(err as Error).message}`);
+    throw executionFailed(`cannot decode the output of ${fn}: ${(err as Error).message}`);
   }
   if (decoded.length === 0) return null;
   return decoded.length === 1 ? toJson(decoded[0]) : decoded.map(toJson);

@@ -61,19 +61,19 @@ t.test('signature checks', async (t) => {
   for (const badV of [0, 1, 26, 29, 37]) {
     const s = sig.slice();
     s[64] = badV;
-    fail(s, 'refused', /^invalid MoacNode signature \(V is not 27 or 28\)$/, `v = ${badV}`);
+    fail(s, 'invalidSignature', /^invalid MoacNode signature \(V is not 27 or 28\)$/, `v = ${badV}`);
   }
   fail(sig.subarray(0, 64), 'invalidParams', /65 bytes/, '64-byte signature');
   fail(Uint8Array.from([...sig, 0]), 'invalidParams', /65 bytes/, '66-byte signature');
   const zeroR = sig.slice();
   zeroR.fill(0, 0, 32);
-  fail(zeroR, 'refused', /invalid signature/, 'r = 0');
+  fail(zeroR, 'invalidSignature', /invalid signature/, 'r = 0');
   // the other recovery id gives a different (valid) key, not the signer
   const flipped = sig.slice();
   flipped[64] = flipped[64] === 27 ? 28 : 27;
   try {
     t.not(bytesToHex(recoverHashSigner(hash, flipped)), vectors.address, 'flipped v');
   } catch (err) {
-    t.equal((err as NodeError).kind, 'refused', 'flipped v');
+    t.equal((err as NodeError).kind, 'invalidSignature', 'flipped v');
   }
 });

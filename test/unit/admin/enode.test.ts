@@ -31,7 +31,7 @@ t.test('invalid URLs name the reason', async (t) => {
     [`enode://${id}00@1.2.3.4:30303`, 'invalid public key (want 128 hex digits)'],
     [`enode://${'ff'.repeat(64)}@1.2.3.4:30303`, 'invalid public key (invalid secp256k1 curve point)'],
   ];
-  for (const [url, reason] of cases) t.throws(() => parseEnode(url), { kind: 'refused', message: `invalid enode: ${reason}` }, url);
+  for (const [url, reason] of cases) t.throws(() => parseEnode(url), { kind: 'invalidEnode', message: `invalid enode: ${reason}` }, url);
 });
 
 t.test('own URL with the VNODE query', async (t) => {

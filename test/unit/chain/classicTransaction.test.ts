@@ -60,19 +60,19 @@ const kindOf = (fn: () => unknown): { kind?: string; message: string } => {
 
 t.test('refusals: wrong chain, unprotected, typed envelopes, malformed', async (t) => {
   const other = await signed({}, 5n);
-  t.match(kindOf(() => decodeTransaction(hexToBytes(other), CHAIN_ID)), { kind: 'refused', message: /invalid chain id: have 5, want 100/ });
+  t.match(kindOf(() => decodeTransaction(hexToBytes(other), CHAIN_ID)), { kind: 'invalidTransaction', message: /invalid chain id: have 5, want 100/ });
 
   const unprotected = wallet.signingKey.sign(keccak256(RLP.encode([7, 1, 21000, hexToBytes(TO), 5, new Uint8Array()])));
   const legacy = RLP.encode([7, 1, 21000, hexToBytes(TO), 5, new Uint8Array(), unprotected.v, hexToBytes(unprotected.r), hexToBytes(unprotected.s)]);
-  t.match(kindOf(() => decodeTransaction(legacy, CHAIN_ID)), { kind: 'refused', message: /unprotected/ });
+  t.match(kindOf(() => decodeTransaction(legacy, CHAIN_ID)), { kind: 'invalidTransaction', message: /unprotected/ });
 
   const fees = [{ gasPrice: 1n }, { maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }];
   for (const type of [1, 2]) {
     const typed = await wallet.signTransaction({ type, chainId: CHAIN_ID, nonce: 0, gasLimit: 21000n, to: TO, ...fees[type - 1] });
-    t.same(kindOf(() => decodeTransaction(hexToBytes(typed), CHAIN_ID)), { kind: 'refused', message: 'transaction type not supported' }, `type ${type}`);
+    t.same(kindOf(() => decodeTransaction(hexToBytes(typed), CHAIN_ID)), { kind: 'invalidTransaction', message: 'transaction type not supported' }, `type ${type}`);
   }
   const items = RLP.decode(hexToBytes(await signed({}))) as Uint8Array[];
-  t.match(kindOf(() => decodeTransaction(RLP.encode([Uint8Array.from([0, 7]), ...items.slice(1)]), CHAIN_ID)), { kind: 'invalidParams', message: /non-canonical integer .* for nonce/ });
+  t.match(kindOf(() => decodeTransaction(RLP.encode([Uint8Array.from([0, 7]), ...items.slice(1)]), CHAIN_ID)), { message: /non-canonical integer .* for nonce/ });
   const tampered = RLP.encode([items[0], items[1], items[2], items[3], Uint8Array.from([9]), ...items.slice(5)]);
   const other2 = decodeTransaction(tampered, CHAIN_ID);
   t.not(bytesToHex(other2.from), DEV[1].address, 'changed value: another sender is recovered');
@@ -82,8 +82,8 @@ t.test('activation block and stored form', async (t) => {
   const tx = decodeTransaction(hexToBytes(await signed({})), CHAIN_ID);
   t.equal(checkClassicAllowed(tx, 5n, 0n), tx);
   t.equal(checkClassicAllowed(tx, 5n, 5n), tx);
-  t.match(kindOf(() => checkClassicAllowed(tx, 4n, 5n)), { kind: 'refused', message: /^transaction type not supported: classic transactions from block 5/ });
-  t.match(kindOf(() => checkClassicAllowed(tx, 4n, undefined)), { kind: 'refused', message: /^transaction type not supported/ });
+  t.match(kindOf(() => checkClassicAllowed(tx, 4n, 5n)), { kind: 'invalidTransaction', message: /^transaction type not supported: classic transactions from block 5/ });
+  t.match(kindOf(() => checkClassicAllowed(tx, 4n, undefined)), { kind: 'invalidTransaction', message: /^transaction type not supported/ });
   const moac = decodeTransaction(hexToBytes(rawTx(DEV[0].key, { nonce: 0n }).raw), CHAIN_ID);
   t.equal(checkClassicAllowed(moac, 0n, undefined), moac, 'MOAC transactions are not affected');
   t.equal(moac.classic, undefined);

@@ -127,20 +127,20 @@ t.test('rejects unprotected, foreign-chain and badly signed transactions', async
   // Re-sign Vector B the pre-EIP-155 way: v = 27/28 over the hash of the nine fields alone.
   const sig = secp256k1.ecdsaSign(keccak256(RLP.encode(itemsOf(rawB).slice(0, 9))), key);
   const unprotected = RLP.encode([...itemsOf(rawB).slice(0, 9), 27 + sig.recid, sig.signature.subarray(0, 32), sig.signature.subarray(32)]);
-  rejects(t, unprotected, 101n, 'refused', /^invalid sender: unprotected transaction \(v = 27\/28\) is not accepted$/, 'v=27/28');
+  rejects(t, unprotected, 101n, 'invalidTransaction', /^invalid sender: unprotected transaction \(v = 27\/28\) is not accepted$/, 'v=27/28');
 
-  rejects(t, hexToBytes(rawB), 100n, 'refused', /^invalid chain id: have 101, want 100$/, 'wrong chain id');
-  rejects(t, hexToBytes(vectors.transactions.A.chains[0].raw), 1099n, 'refused', /^invalid chain id: have 106, want 1099$/, 'chain 106 on 1099');
+  rejects(t, hexToBytes(rawB), 100n, 'invalidTransaction', /^invalid chain id: have 101, want 100$/, 'wrong chain id');
+  rejects(t, hexToBytes(vectors.transactions.A.chains[0].raw), 1099n, 'invalidTransaction', /^invalid chain id: have 106, want 1099$/, 'chain 106 on 1099');
 
   const items = itemsOf(rawB);
   const withS = (s: Uint8Array) => RLP.encode([...items.slice(0, 11), s]);
   const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
   const highS = n - BigInt(bytesToHex(items[11]));
-  rejects(t, withS(hexToBytes('0x' + highS.toString(16).padStart(64, '0'))), 101n, 'refused', /^invalid sender: invalid signature$/, 'high s');
-  rejects(t, withS(new Uint8Array()), 101n, 'refused', /^invalid sender: invalid signature$/, 's = 0');
-  rejects(t, RLP.encode([...items.slice(0, 10), new Uint8Array(), items[11]]), 101n, 'refused', /invalid signature/, 'r = 0');
-  rejects(t, RLP.encode([...items.slice(0, 10), hexToBytes('0x' + n.toString(16)), items[11]]), 101n, 'refused', /invalid signature/, 'r = n');
-  rejects(t, RLP.encode([...items.slice(0, 9), 30, items[10], items[11]]), 101n, 'refused', /invalid signature/, 'v = 30');
+  rejects(t, withS(hexToBytes('0x' + highS.toString(16).padStart(64, '0'))), 101n, 'invalidTransaction', /^invalid sender: invalid signature$/, 'high s');
+  rejects(t, withS(new Uint8Array()), 101n, 'invalidTransaction', /^invalid sender: invalid signature$/, 's = 0');
+  rejects(t, RLP.encode([...items.slice(0, 10), new Uint8Array(), items[11]]), 101n, 'invalidTransaction', /invalid signature/, 'r = 0');
+  rejects(t, RLP.encode([...items.slice(0, 10), hexToBytes('0x' + n.toString(16)), items[11]]), 101n, 'invalidTransaction', /invalid signature/, 'r = n');
+  rejects(t, RLP.encode([...items.slice(0, 9), 30, items[10], items[11]]), 101n, 'invalidTransaction', /invalid signature/, 'v = 30');
 
   // A changed field makes the signature recover a different sender, or none at all.
   const tampered = RLP.encode([items[0], ...items.slice(1, 5), hexToBytes('0x0de0b6b3a7640001'), ...items.slice(6)]);
@@ -148,10 +148,10 @@ t.test('rejects unprotected, foreign-chain and badly signed transactions', async
     const decoded = decodeTransaction(tampered, 101n);
     t.not(bytesToHex(decoded.from), sender, 'tampered value recovers another sender');
   } catch (err) {
-    t.equal((err as NodeError).kind, 'refused');
+    t.equal((err as NodeError).kind, 'invalidTransaction');
   }
   // r = 5: x³ + 7 is a quadratic non-residue mod p, so no curve point has x = 5 and recovery fails
-  rejects(t, RLP.encode([...items.slice(0, 10), 5, items[11]]), 101n, 'refused', /^invalid sender: invalid signature$/, 'r off the curve');
+  rejects(t, RLP.encode([...items.slice(0, 10), 5, items[11]]), 101n, 'invalidTransaction', /^invalid sender: invalid signature$/, 'r off the curve');
 });
 
 t.test('rejects malformed RLP with a decode error (rpc/params.ts names the argument)', async (t) => {
@@ -188,11 +188,11 @@ t.test('rejects malformed RLP with a decode error (rpc/params.ts names the argum
 t.test('rejects shardingFlag >= 4 and non-zero syscnt', async (t) => {
   const fields = { ...txB, shardingFlag: 4n };
   const signed = signTransaction(fields, key, 101n);
-  rejects(t, signed.raw, 101n, 'refused', /^shardingFlag error$/, 'shardingFlag 4');
+  rejects(t, signed.raw, 101n, 'invalidTransaction', /^shardingFlag error$/, 'shardingFlag 4');
   const ok = signTransaction({ ...txB, shardingFlag: 3n }, key, 101n);
   t.equal(decodeTransaction(ok.raw, 101n).shardingFlag, 3n, 'shardingFlag 3 accepted');
   const sys = signTransaction({ ...txB, syscnt: 101n }, key, 101n);
-  rejects(t, sys.raw, 101n, 'refused', /syscnt must be 0/, 'syscnt 101');
+  rejects(t, sys.raw, 101n, 'invalidTransaction', /syscnt must be 0/, 'syscnt 101');
 });
 
 t.test('decodeTrustedTransaction: stored bytes and sender, no policy checks', async (t) => {

@@ -1,7 +1,7 @@
 // mc_getProof (EIP-1186) and mc_feeHistory.
 
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
-import { invalidParams, refused } from '../../../errors.js';
+import { invalidParams, notFound, unsupported } from '../../../errors.js';
 import { proveAccount } from '../../../state/proof.js';
 import { feeHistory, MAX_FEE_HISTORY_BLOCKS } from '../../../blockchain/feeHistory.js';
 import { address, blockTag, count, method, optional, quantity, type Codec } from '../../params.js';
@@ -34,8 +34,8 @@ export function proofMethods(ctx: McContext): Record<string, RpcMethod> {
   return {
     mc_getProof: method([address, slots, blockTag], async (addr, keys, tag) => {
       const resolved = await resolveBlock(ctx, tag);
-      if (!resolved) throw refused('header not found');
-      if (resolved.kind === 'pending') throw refused('proofs are served for mined blocks, not the pending block');
+      if (!resolved) throw notFound('header not found');
+      if (resolved.kind === 'pending') throw unsupported('proofs are served for mined blocks, not the pending block');
       const p = await proveAccount(ctx.world, resolved.block.header.stateRoot, addr, keys);
       return {
         address: bytesToHex(p.address),
@@ -50,7 +50,7 @@ export function proofMethods(ctx: McContext): Record<string, RpcMethod> {
     mc_feeHistory: method([count, blockTag, optional(percentiles)], async (blocks, tag, pcts) => {
       if (blocks > MAX_FEE_HISTORY_BLOCKS) throw invalidParams(`invalid argument 0: at most ${MAX_FEE_HISTORY_BLOCKS} blocks`);
       const resolved = await resolveBlock(ctx, tag === 'pending' ? 'latest' : tag);
-      if (!resolved || resolved.kind !== 'mined') throw refused('header not found');
+      if (!resolved || resolved.kind !== 'mined') throw notFound('header not found');
       const h = await feeHistory(ctx.chain, blocks, resolved.block.header.number, pcts);
       const out: Record<string, unknown> = {
         oldestBlock: encodeQuantity(h.oldestBlock),

@@ -2,7 +2,7 @@
 
 import { payloadOf, type TxRequest } from '../../../accounts/signer.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
-import { refused } from '../../../errors.js';
+import { invalidTransaction } from '../../../errors.js';
 import type { CallRequest } from '../../../execution/call.js';
 import {
   address, blockTag, data, decodeArg, member, method, objectParam, quantity, uint64, withDefault, type Codec,
@@ -35,10 +35,10 @@ export const txRequest: Codec<TxRequest> = (v, i) => {
  */
 function ethereumMembers(o: Record<string, unknown>, i: number): void {
   const type = member(o, 'type', quantity, i);
-  if (type !== undefined && type > 1n) throw refused('transaction type not supported');
+  if (type !== undefined && type > 1n) throw invalidTransaction('transaction type not supported');
   member(o, 'chainId', quantity, i);
   const list = o.accessList;
-  if (list != null && !(Array.isArray(list) && list.length === 0)) throw refused('transaction type not supported: access lists are not accepted');
+  if (list != null && !(Array.isArray(list) && list.length === 0)) throw invalidTransaction('transaction type not supported: access lists are not accepted');
 }
 
 const latest = withDefault(blockTag, 'latest' as const);
@@ -62,12 +62,12 @@ export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
     mc_sign: method([address, data], (addr, message) => bytesToHex(ctx.wallet.signMessage(addr, message))),
     mc_call: method([txRequest, latest], async (req, tag) => {
       const at = await resolveState(ctx, tag);
-      return bytesToHex(await ctx.calls.call(withDefaultFrom(ctx, req), at.header, at.pendingState));
+      return bytesToHex(await ctx.calls.call(withDefaultFrom(ctx, req), at));
     }),
     mc_estimateGas: method([txRequest, latest], async (req, tag) => {
       const at = await resolveState(ctx, 'pending' === tag ? 'pending' : tag);
       const cap = req.gas ?? (await ctx.pending.get()).header.gasLimit;
-      return encodeQuantity(await ctx.calls.estimateGas(withDefaultFrom(ctx, req), at.header, cap, at.pendingState));
+      return encodeQuantity(await ctx.calls.estimateGas(withDefaultFrom(ctx, req), at, cap));
     }),
   };
 }
