@@ -89,7 +89,10 @@ export class EthashDatasets {
     const job: Job = { epoch, workers: new Set(), promise: Promise.resolve(undefined) };
     job.promise = this.obtain(job, cache).then(
       (data) => {
-        if (this.job === job && !this.closed) job.data = data;
+        if (this.job === job && !this.closed && data) {
+          job.data = data;
+          this.opts.log?.('Ethash dataset ready; mining with the full dataset', { epoch, bytes: data.length });
+        }
         return job.data;
       },
       (err: Error) => {
@@ -117,6 +120,7 @@ export class EthashDatasets {
     // An unusable directory is reported before a minute of generation, not after.
     await fs.mkdir(this.opts.dir, { recursive: true });
     await fs.access(this.opts.dir, fs.constants.W_OK);
+    await this.removeStaleTemporaries();
     const stored = await this.read(file, epoch);
     if (stored instanceof Uint8Array) {
       this.stats.loaded++;
@@ -135,6 +139,15 @@ export class EthashDatasets {
       this.opts.log?.('cannot store the Ethash dataset; it is used from memory until restart', { epoch, file, error: (err as Error).message }, 'warn');
     }
     return data;
+  }
+
+  /** Half-written files of a process that stopped while storing (each up to ~1 GB). */
+  private async removeStaleTemporaries(): Promise<void> {
+    for (const name of await fs.readdir(this.opts.dir)) {
+      if (/^full-R\d+-\d+-[0-9a-f]+\.\d+\.tmp$/.test(name) && !name.endsWith(`.${process.pid}.tmp`)) {
+        await fs.rm(path.join(this.opts.dir, name), { force: true });
+      }
+    }
   }
 
   /** The stored dataset, 'missing', or why the file is unusable. */

@@ -46,10 +46,13 @@ t.test('worker threads generate the items the light computation gives, with prog
 });
 
 t.test('a restart reuses the stored file', async (t) => {
+  const stale = path.join(tmp, `${datasetFileName(0)}.999999.tmp`);
+  fs.writeFileSync(stale, 'half written by a process that stopped');
   const lines: string[] = [];
   const d = datasets(tmp, lines, 1);
   const data = await d.get(0, cache);
   t.same(d.stats, { loaded: 1, generated: 0, stored: 0 });
+  t.notOk(fs.existsSync(stale), 'a stale temporary file is removed');
   t.ok(Buffer.from(data!).equals(Buffer.from(expected)));
   t.ok(lines.some((l) => l.includes('Ethash dataset loaded')));
   await d.close();
