@@ -20,6 +20,7 @@ export interface EthashHash {
 export class EthashKernel {
   private readonly wasm: EthashExports = instantiateEthash();
   private mem = new Uint8Array(this.wasm.memory.buffer);
+  private words = new Uint32Array(this.wasm.memory.buffer);
   private rows = 0;
   private pages = 0;
   /** the full dataset's words (little-endian, as Ethash stores them); undefined in light mode */
@@ -142,7 +143,7 @@ export class EthashKernel {
    */
   private hashimotoFull(dataset: Uint32Array): void {
     this.wasm.keccak512of40(inputAt(0), seedAt(0));
-    const words = new Uint32Array(this.wasm.memory.buffer);
+    const words = this.words;
     const mix = this.mix;
     const seed = seedAt(0) / 4;
     for (let k = 0; k < 32; k++) mix[k] = words[seed + (k & 15)];
@@ -198,6 +199,7 @@ export class EthashKernel {
     if (bytes <= have) return;
     this.wasm.memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
     this.mem = new Uint8Array(this.wasm.memory.buffer);
+    this.words = new Uint32Array(this.wasm.memory.buffer);
   }
 }
 
