@@ -220,7 +220,8 @@ export class EthashDatasets {
     log?.('generating Ethash dataset', { epoch: job.epoch, bytes: data.length, workers: this.opts.workers, dir: this.opts.dir });
     const progress = createProgress({
       verb: 'generated', unit: 'items', total,
-      out: { write: (text: string) => log?.('Ethash dataset progress', { epoch: job.epoch, progress: text.trim() }) },
+      // Called from progress.update(done) below, so `done` is the count the line shows.
+      out: { write: (text: string) => log?.('Ethash dataset progress', { epoch: job.epoch, percent: Math.floor((done * 100) / total), progress: text.trim() }) },
     });
     const share = Math.ceil(total / this.opts.workers);
     let done = 0;

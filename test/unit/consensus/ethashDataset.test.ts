@@ -39,7 +39,7 @@ t.test('worker threads generate the items the light computation gives, with prog
   t.ok(Buffer.from(data!).equals(Buffer.from(expected)), `all ${ITEMS} items equal the light computation`);
   t.equal(d.ready(0), data, 'ready once generated');
   t.same(d.stats, { loaded: 0, generated: 1, stored: 1 });
-  t.ok(lines.some((l) => l.includes('Ethash dataset progress') && l.includes(`generated ${ITEMS}/${ITEMS} items`)), 'progress ends at the total');
+  t.ok(lines.some((l) => l.includes('Ethash dataset progress') && l.includes('"percent":100') && l.includes(`generated ${ITEMS}/${ITEMS} items`)), 'progress ends at the total');
   t.equal(fs.statSync(path.join(tmp, datasetFileName(0))).size, 64 + ITEMS * 64, 'file: header and items');
   t.same(fs.readdirSync(tmp), [datasetFileName(0)], 'no temporary file left');
   await d.close();
