@@ -1,9 +1,13 @@
 // Ethash throughput: epoch-0 cache generation, light hashimoto on one core (our WebAssembly
 // kernel beside a tight plain-JavaScript loop and @ethereumjs/ethash), the Sealer's workers with
-// 1 and 2 threads, dataset items/s, and blocks/s at the testnet preset's difficulty.
+// 1 and 2 threads, dataset items/s (one thread; the --ethash.dagdir generator with 1 and 2
+// workers), full hashimoto over a shared dataset, and blocks/s at the testnet preset's difficulty.
 // Run: `npx tsc -p . && node dist/bench/ethash.js` (or BENCH_ONLY=ethash npm run bench).
 
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { randomFillSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { keccak256, keccak512 } from 'ethereum-cryptography/keccak.js';
@@ -11,10 +15,15 @@ import { Ethash } from '@ethereumjs/ethash';
 import { EthashKernel } from '../src/consensus/ethash/ethashKernel.js';
 import { EthashCaches } from '../src/consensus/ethash/ethashCaches.js';
 import { EthashEngine } from '../src/consensus/ethash/ethashEngine.js';
+import { EthashDatasets } from '../src/consensus/ethash/ethashDataset.js';
 import { cacheSize, datasetSize } from '../src/consensus/ethash/params.js';
 import { Sealer } from '../src/miner/sealer.js';
 
 const MEASURE_MS = 2000;
+/** Pages of the synthetic dataset the full hashimoto reads. */
+const FULL_BENCH_BYTES = 64 << 20;
+/** Items generated per dataset measurement (a real dataset has ~16.8 million). */
+const DAG_BENCH_ITEMS = 262144;
 const SEAL = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff);
 const NEVER = new Uint8Array(32);
 /** The testnet preset's genesis difficulty (config/testnet.json). */
@@ -44,6 +53,21 @@ function rate(step: (n: number) => void, chunk: number, measureMs = MEASURE_MS):
   const used = process.cpuUsage(cpu);
   lastPerCpuSecond = (hashes * 1e6) / (used.user + used.system);
   return (hashes * 1000) / (performance.now() - start);
+}
+
+/** Items/s of the --ethash.dagdir generator (worker start-up included) over DAG_BENCH_ITEMS items. */
+async function datasetRate(workers: number, cache: Uint8Array): Promise<number> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mcnode-bench-dag-'));
+  try {
+    const datasets = new EthashDatasets({ dir, workers, maxItems: DAG_BENCH_ITEMS });
+    const start = performance.now();
+    if (!(await datasets.get(0, async () => cache))) throw new Error('dataset generation failed');
+    const ms = performance.now() - start;
+    await datasets.close();
+    return (DAG_BENCH_ITEMS * 1000) / ms;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A straightforward light hashimoto in plain JavaScript (Int32Array words, Math.imul FNV). */
@@ -153,6 +177,22 @@ export async function benchEthash(): Promise<void> {
   const itemRate = rate((n) => void kernel.datasetItems(n * 7, n), 1024);
   const itemCpu = lastPerCpuSecond;
 
+  // Full hashimoto over 64 MiB of random pages (more than the CPU caches hold, like the real
+  // 1 GB): the rate of reading a shared dataset in place.
+  const fullKernel = new EthashKernel();
+  fullKernel.loadCache(0, cache);
+  fullKernel.limitPages(FULL_BENCH_BYTES / 128);
+  const synthetic = new Uint8Array(new SharedArrayBuffer(FULL_BENCH_BYTES));
+  for (let at = 0; at < synthetic.length; at += 65536) randomFillSync(synthetic, at, 65536);
+  fullKernel.useDataset(synthetic);
+  const fullMix = new Uint8Array(32);
+  let fullNonce = 0n;
+  const full = rate((n) => void fullKernel.search(SEAL, NEVER, (fullNonce += BigInt(n)), n, fullMix), 1024);
+  const fullCpu = lastPerCpuSecond;
+  const dagOne = await datasetRate(1, cache);
+  const dagTwo = await datasetRate(2, cache);
+  const fullItems = datasetSize(0) / 64;
+
   const engine = new EthashEngine(new EthashCaches({ inline: true }));
   await engine.caches.get(0);
   const one = await sealerRate(1, engine);
@@ -166,6 +206,9 @@ export async function benchEthash(): Promise<void> {
     ['Sealer, 1 worker', `${fmt(one)} hashes/s`],
     ['Sealer, 2 workers', `${fmt(two)} hashes/s (${(two / one).toFixed(2)}× one; target ≥ 1.8×)`],
     ['dataset items from the cache, main thread', `${fmt(itemRate)} items/s, ${fmt(itemCpu)} per CPU-second (full dataset: ${fmt(datasetSize(0) / 64 / itemCpu)} CPU-seconds)`],
+    ['--ethash.dagdir generation, 1 worker', `${fmt(dagOne)} items/s (epoch 0's ${fmt(fullItems)} items: ~${fmt(fullItems / dagOne)} s)`],
+    ['--ethash.dagdir generation, 2 workers', `${fmt(dagTwo)} items/s (${(dagTwo / dagOne).toFixed(2)}× one; epoch 0: ~${fmt(fullItems / dagTwo)} s)`],
+    ['full hashimoto, shared dataset (64 MiB random pages), main thread', `${fmt(full)} hashes/s, ${fmt(fullCpu)} per CPU-second (${(full / ours).toFixed(0)}× light)`],
     [`blocks sealed at the testnet difficulty ${TESTNET_DIFFICULTY}, 2 workers`, `${blocks.toFixed(2)} blocks/s`],
   ];
   const width = Math.max(...rowsOut.map(([name]) => name.length));

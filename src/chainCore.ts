@@ -2,6 +2,7 @@
 // open it: the common (chain id, hardfork, fast keccak), the genesis with the dev accounts funded,
 // the difficulty rule, the proof of work.
 
+import { availableParallelism } from 'node:os';
 import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
 import type { Config } from './config/schema.js';
 import { ConfigError } from './errors.js';
@@ -86,7 +87,13 @@ export async function openChainCore(config: Config, db: Database, log: Logger, g
   if (!(await world.hasState(chain.head.header.stateRoot))) await rewindToState(chain, world, log);
   const pow = createPowEngine(chainPow(config, (genesis as Genesis | undefined) ?? config.genesis), {
     datadir: config.datadir,
-    log: (message, fields) => (message === 'Ethash cache progress' ? log.debug(message, fields) : log.info(message, fields)),
+    log: (message, fields, level) => {
+      if (level === 'warn') log.warn(message, fields);
+      else if (message === 'Ethash cache progress') log.debug(message, fields);
+      else log.info(message, fields);
+    },
+    dagdir: config.ethash.dagdir,
+    dagWorkers: config.mining.threads > 0 ? config.mining.threads : availableParallelism(),
   });
   return { common, nodes, world, chain, rules, builder: new BlockBuilder(world, common, chain, undefined, rules), pow };
 }

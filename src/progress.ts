@@ -10,6 +10,8 @@ export interface ProgressSink {
 export interface ProgressOptions {
   /** past-tense verb of the line: imported, exported, built */
   verb: string;
+  /** what is counted; default `blocks` (the Ethash dataset counts `items`) */
+  unit?: string;
   /** total number of blocks, when known */
   total?: number;
   out?: ProgressSink;
@@ -37,6 +39,7 @@ export function createProgress(opts: ProgressOptions): Progress {
   const total = opts.total !== undefined && opts.total > 0 ? opts.total : undefined;
   const started = now();
   const tty = out.isTTY === true;
+  const unit = opts.unit ?? 'blocks';
   const step = total !== undefined ? Math.max(PLAIN_MIN_STEP, Math.ceil(total / 10)) : PLAIN_STEP_UNKNOWN;
   let lastDraw = -Infinity;
   let nextLine = step;
@@ -45,10 +48,10 @@ export function createProgress(opts: ProgressOptions): Progress {
   const rate = (done: number): string => {
     const seconds = (now() - started) / 1000;
     const perSecond = seconds > 0 ? done / seconds : 0;
-    return `${perSecond >= 10 ? Math.round(perSecond) : Number(perSecond.toFixed(1))} blocks/s`;
+    return `${perSecond >= 10 ? Math.round(perSecond) : Number(perSecond.toFixed(1))} ${unit}/s`;
   };
   const count = (done: number) => (total !== undefined ? `${done}/${total}` : `${done}`);
-  const line = (done: number) => `${opts.verb} ${count(done)} blocks (${rate(done)})`;
+  const line = (done: number) => `${opts.verb} ${count(done)} ${unit} (${rate(done)})`;
   const bar = (done: number): string => {
     if (total === undefined) return line(done);
     const filled = Math.min(BAR_WIDTH, Math.floor((done / total) * BAR_WIDTH));

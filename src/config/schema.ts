@@ -88,6 +88,8 @@ export interface Config {
   p2p: { port: number; addr: string; maxPeers: number; bootnodes: string[]; nat: string; noDiscover: boolean };
   /** kept as given; the SCS code normalises them (README "Application chains (SCS)") */
   appChains: Record<string, unknown>[];
+  /** dagdir: where the full dataset is generated and kept for mining (README "Proof of work and mining"); undefined = light cache only */
+  ethash: { dagdir: string | undefined };
 }
 
 export interface Option<T> extends Codec<T> {
@@ -128,6 +130,11 @@ const optionalPath: Codec<string | undefined> = {
   arg: '<file>',
   expected: 'a file path or ""',
   decode: (raw) => (raw === '' ? undefined : str('<file>').decode(raw)),
+};
+const optionalDir: Codec<string | undefined> = {
+  arg: '<dir>',
+  expected: 'a directory path or ""',
+  decode: (raw) => (raw === '' ? undefined : str('<dir>').decode(raw)),
 };
 const mnemonic: Codec<string> = {
   arg: '<words>',
@@ -284,6 +291,9 @@ export const schema: Schema = {
     noDiscover: opt(bool, false, 'accepted for compatibility: mcnode has no peer discovery, peers are static', ['nodiscover']),
   },
   appChains: opt(appChains, [], 'app chains created at start-up: an array of scs_createAppChain objects'),
+  ethash: {
+    dagdir: opt(optionalDir, '', 'Ethash chains: generate the full dataset (~1 GB) in worker threads into this directory, reuse it after restart, and mine with it once ready (empty = light cache only)'),
+  },
 };
 
 /** One option with everything derived from its place in the schema. */

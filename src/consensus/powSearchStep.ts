@@ -18,8 +18,9 @@ function ethashKernel(ctx: Extract<SearchContext, { pow: 'ethash' }>): EthashKer
     kernels.set(ctx.epoch, entry);
     while (kernels.size > KEPT_EPOCHS) kernels.delete(kernels.keys().next().value!);
   }
-  if (ctx.dataset && entry.dataset !== ctx.dataset) {
-    entry.kernel.loadDataset(ctx.dataset);
+  // The dataset arrives shared: the kernel reads it in place (light until it is ready).
+  if (entry.dataset !== ctx.dataset) {
+    entry.kernel.useDataset(ctx.dataset);
     entry.dataset = ctx.dataset;
   }
   return entry.kernel;

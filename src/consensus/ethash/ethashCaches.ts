@@ -13,7 +13,8 @@ import { cacheSize, epochSeed } from './params.js';
 import { EthashKernel } from './ethashKernel.js';
 import type { EthashCacheMessage } from '../../../workers/ethashCache.js';
 
-export type CacheLog = (message: string, fields: Record<string, unknown>) => void;
+/** level: 'warn' for failures that mining works around (it goes on with less); default info */
+export type CacheLog = (message: string, fields: Record<string, unknown>, level?: 'warn') => void;
 
 export interface EthashCachesOptions {
   /** where caches are stored; none: memory only */

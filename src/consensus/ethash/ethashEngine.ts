@@ -1,5 +1,6 @@
 // Ethash behind the PoW interface: verification hashes with the light cache on this thread (a
-// few milliseconds a block), the search runs in workers from the epoch's shared cache.
+// few milliseconds a block), the search runs in workers from the epoch's shared cache, or from
+// the shared full dataset once `--ethash.dagdir` has it ready.
 
 import { bytesToBigint, equalBytes } from '../../encoding/bytes.js';
 import { bytesToHex } from '../../encoding/hex.js';
@@ -7,7 +8,8 @@ import { powMix, powTarget, targetBytes } from '../pow.js';
 import { epochSeedOf, type PowEngine, type SealedHeader, type SearchContext } from '../powEngine.js';
 import { EthashKernel } from './ethashKernel.js';
 import type { EthashCaches } from './ethashCaches.js';
-import { epochOf } from './params.js';
+import type { EthashDatasets } from './ethashDataset.js';
+import { datasetSize, epochOf } from './params.js';
 
 /** Verification kernels kept (each holds one epoch's cache). */
 const VERIFIERS = 2;
@@ -20,7 +22,7 @@ export class EthashEngine implements PowEngine {
   readonly target = targetBytes;
   private readonly verifiers = new Map<number, EthashKernel>();
 
-  constructor(readonly caches: EthashCaches) {}
+  constructor(readonly caches: EthashCaches, readonly datasets?: EthashDatasets) {}
 
   async check(header: SealedHeader): Promise<string | undefined> {
     const { sealHash, nonce, mixHash, difficulty } = header;
@@ -38,19 +40,26 @@ export class EthashEngine implements PowEngine {
 
   async searchContext(number: bigint): Promise<SearchContext> {
     const epoch = epochOf(number);
-    return { pow: 'ethash', epoch, cache: await this.caches.get(epoch) };
+    const cache = await this.caches.get(epoch);
+    const dataset = this.datasets?.ready(epoch);
+    // A capped dataset (tests) is never mined with: its pages would give other mixes.
+    if (dataset && dataset.length === datasetSize(epoch)) return { pow: 'ethash', epoch, cache, dataset };
+    return { pow: 'ethash', epoch, cache };
   }
 
   prepare(number: bigint): void {
-    this.caches.prepare(epochOf(number));
+    const epoch = epochOf(number);
+    this.caches.prepare(epoch);
+    this.datasets?.prepare(epoch, () => this.caches.get(epoch));
   }
 
   describe(): string {
-    return 'ethash (light cache)';
+    return this.datasets ? 'ethash (full dataset from --ethash.dagdir when ready, light cache until then)' : 'ethash (light cache)';
   }
 
   async close(): Promise<void> {
     this.verifiers.clear();
+    await this.datasets?.close();
   }
 
   private async verifier(epoch: number): Promise<EthashKernel> {

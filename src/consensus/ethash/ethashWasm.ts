@@ -12,7 +12,7 @@
 //   INDICES      dataset item indices of one interleaved lookup (i32 each)
 //   SCRATCH      64 bytes for the cache rounds
 //   ITEMS        the looked-up dataset items, 64 bytes each
-//   CACHE …      cache (64-byte rows), then the dataset if loaded
+//   CACHE …      cache (64-byte rows), then scratch room for dataset items
 
 import { Code, I32, I64, OP, SIMD, V128, VOID, assembleModule, uleb } from '../../encoding/wasmAssembler.js';
 import { KECCAK_LOCAL_COUNT, emitKeccakF, keccakLocals } from '../../encoding/wasmKeccak.js';
@@ -61,9 +61,9 @@ function keccakFunction(inputLanes: number, rateLanes: number, outputLanes: numb
   return f;
 }
 
-const keccakSpec = (inputLanes: number, rateLanes: number, outputLanes: number) => ({
+const keccakSpec = (inputLanes: number, rateLanes: number, outputLanes: number, name?: string) => ({
   params: [I32, I32], results: [], locals: [[KECCAK_LOCAL_COUNT, I64]] as Array<[number, number]>,
-  code: keccakFunction(inputLanes, rateLanes, outputLanes),
+  code: keccakFunction(inputLanes, rateLanes, outputLanes), export: name,
 });
 
 /** fnv on the stack's i32 (a) and the given lane of a v128 local: (a · prime) ^ lane. */
@@ -120,16 +120,16 @@ const itemSpec = (ways: number) => ({
 });
 
 /**
- * (n, pages, dataset): hashimoto of the inputs of lanes 0 … lanes − 1. Light (no dataset): each
- * page's two items are computed from the n-row cache, all lanes' items in one interleaved call.
- * Full: pages are read from the dataset at address `dataset`.
+ * (n, pages): light hashimoto of the inputs of lanes 0 … lanes − 1: each page's two items are
+ * computed from the n-row cache, all lanes' items in one interleaved call. (The full dataset is
+ * shared between threads, outside this module's memory: ethashKernel.ts reads it.)
  */
-function hashimotoFunction(lanes: number, full: boolean): Code {
-  const [n, pages, dataset] = [0, 1, 2];
-  const p = (l: number) => 3 + l;
-  const s0 = (l: number) => 3 + lanes + l;
-  const m = (l: number, k: number) => 3 + 2 * lanes + 8 * l + k;
-  const prime = 3 + 2 * lanes + 8 * lanes;
+function hashimotoFunction(lanes: number): Code {
+  const [n, pages] = [0, 1];
+  const p = (l: number) => 2 + l;
+  const s0 = (l: number) => 2 + lanes + l;
+  const m = (l: number, k: number) => 2 + 2 * lanes + 8 * l + k;
+  const prime = 2 + 2 * lanes + 8 * lanes;
   const f = new Code();
   for (let l = 0; l < lanes; l++) {
     f.i32(inputAt(l)).i32(seedAt(l)).call(FN_K512_40);
@@ -142,15 +142,11 @@ function hashimotoFunction(lanes: number, full: boolean): Code {
     for (let l = 0; l < lanes; l++) {
       f.i32(i).get(s0(l)).op(OP.i32Xor);
       fnvWithLane(f, m(l, word >> 2), word & 3).get(pages).op(OP.i32RemU).set(p(l));
-      if (full) {
-        f.get(p(l)).i32(128).op(OP.i32Mul).get(dataset).op(OP.i32Add).set(p(l));
-      } else {
-        f.i32(INDICES + 8 * l).get(p(l)).get(p(l)).op(OP.i32Add).op(OP.i32Store, 2, 0);
-        f.i32(INDICES + 8 * l).get(p(l)).get(p(l)).op(OP.i32Add).i32(1).op(OP.i32Add).op(OP.i32Store, 2, 4);
-        f.i32(ITEMS + 128 * l).set(p(l));
-      }
+      f.i32(INDICES + 8 * l).get(p(l)).get(p(l)).op(OP.i32Add).op(OP.i32Store, 2, 0);
+      f.i32(INDICES + 8 * l).get(p(l)).get(p(l)).op(OP.i32Add).i32(1).op(OP.i32Add).op(OP.i32Store, 2, 4);
+      f.i32(ITEMS + 128 * l).set(p(l));
     }
-    if (!full) f.i32(INDICES).get(n).i32(ITEMS).call(lanes === 1 ? FN_ITEMS_2 : FN_ITEMS_SEARCH);
+    f.i32(INDICES).get(n).i32(ITEMS).call(lanes === 1 ? FN_ITEMS_2 : FN_ITEMS_SEARCH);
     for (let l = 0; l < lanes; l++) {
       for (let k = 0; k < 8; k++) {
         f.get(m(l, k)).get(prime).simd(SIMD.i32x4Mul).get(p(l)).v128Load(16 * k).simd(SIMD.v128Xor).set(m(l, k));
@@ -169,9 +165,9 @@ function hashimotoFunction(lanes: number, full: boolean): Code {
   return f;
 }
 
-const hashimotoSpec = (lanes: number, full: boolean, name: string) => ({
-  params: [I32, I32, I32], results: [], locals: [[2 * lanes, I32], [8 * lanes + 1, V128]] as Array<[number, number]>,
-  code: hashimotoFunction(lanes, full), export: name,
+const hashimotoSpec = (lanes: number, name: string) => ({
+  params: [I32, I32], results: [], locals: [[2 * lanes, I32], [8 * lanes + 1, V128]] as Array<[number, number]>,
+  code: hashimotoFunction(lanes), export: name,
 });
 
 /** (n): cache rows 0..n from the 32-byte seed at INPUT, each the keccak512 of the one before. */
@@ -224,16 +220,14 @@ export function buildEthashWasm(): Uint8Array<ArrayBuffer> {
   return assembleModule(
     [
       keccakSpec(8, 9, 8), // keccak512 of 64 bytes
-      keccakSpec(5, 9, 8), // keccak512 of 40 bytes
+      keccakSpec(5, 9, 8, 'keccak512of40'), // keccak512 of 40 bytes
       keccakSpec(4, 9, 8), // keccak512 of 32 bytes
-      keccakSpec(12, 17, 4), // keccak256 of 96 bytes
+      keccakSpec(12, 17, 4, 'keccak256of96'), // keccak256 of 96 bytes
       itemSpec(2),
       itemSpec(8),
       itemSpec(2 * LANES),
-      hashimotoSpec(1, false, 'hashimotoLight'),
-      hashimotoSpec(LANES, false, 'hashimotoLightLanes'),
-      hashimotoSpec(1, true, 'hashimotoFull'),
-      hashimotoSpec(LANES, true, 'hashimotoFullLanes'),
+      hashimotoSpec(1, 'hashimotoLight'),
+      hashimotoSpec(LANES, 'hashimotoLightLanes'),
       { params: [I32], results: [], locals: [[2, I32]], code: cacheFillFunction(), export: 'cacheFill' },
       { params: [I32], results: [], locals: [[4, I32]], code: cacheRoundFunction(), export: 'cacheRound' },
       { params: [I32, I32, I32, I32], results: [], locals: [[1, I32]], code: itemsFunction(), export: 'items' },
@@ -244,10 +238,12 @@ export function buildEthashWasm(): Uint8Array<ArrayBuffer> {
 
 export interface EthashExports {
   memory: WebAssembly.Memory;
-  hashimotoLight(n: number, pages: number, dataset: number): void;
-  hashimotoLightLanes(n: number, pages: number, dataset: number): void;
-  hashimotoFull(n: number, pages: number, dataset: number): void;
-  hashimotoFullLanes(n: number, pages: number, dataset: number): void;
+  hashimotoLight(n: number, pages: number): void;
+  hashimotoLightLanes(n: number, pages: number): void;
+  /** (src, dst): keccak512 of the 40 bytes at src; the full-dataset path's first hash */
+  keccak512of40(src: number, dst: number): void;
+  /** (src, dst): keccak256 of the 96 bytes at src (s ‖ cmix); the full-dataset path's result */
+  keccak256of96(src: number, dst: number): void;
   cacheFill(n: number): void;
   cacheRound(n: number): void;
   /** count is rounded up to a multiple of 8: dst must have room for them */
