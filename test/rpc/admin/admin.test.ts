@@ -47,7 +47,7 @@ t.test('nodeInfo, datadir, peers and vnode values', async (t) => {
     ip: '127.0.0.1',
     ports: { discovery: 0, listener: p2pPort },
     listenAddr: `127.0.0.1:${p2pPort}`,
-    protocols: { mc: { network: 100, difficulty: 512, genesis: genesis.hash, head: genesis.hash } },
+    protocols: { mc: { network: 100, difficulty: 512, genesis: genesis.hash, head: genesis.hash, consensus: 'keccak-pow' } },
   });
   t.same((await node.ipcCall('admin_nodeInfo')).result, info, 'same over IPC');
   t.equal(await node.rpc('admin_datadir'), path.resolve(datadir));

@@ -3,7 +3,7 @@
 // HTTP and over IPC, and each reply must match byte for byte. The node is deterministic: fixed
 // node key and SCS id (identity/), remote mining (nothing is sealed) and a fixed clock
 // (fixedClock.cjs). The run-dependent text is normalised: the datadir, the IPC path and the
-// ports become $DATADIR (also usable in requests), $IPC, $HTTP_PORT, $SCS_PORT, and a value
+// ports become $DATADIR (also usable in requests), $IPC, $HTTP_PORT, $SCS_PORT, $P2P_PORT, and a value
 // captured with `// @capture NAME` (a filter id, a new account: random) becomes $NAME in the
 // replies and is sent for $NAME in requests.
 //
@@ -86,6 +86,9 @@ function normaliser(node: TestNode): (text: string) => string {
     [`:${new URL(node.url).port}`, ':$HTTP_PORT'],
     [`:${new URL(node.scsUrl!).port}`, ':$SCS_PORT'],
   ];
+  // The peer-to-peer listener takes a free port (the banner's enode names it).
+  const p2pPort = /P2P\s+enode:\/\/\S+:(\d+)/.exec(node.stdout())?.[1];
+  if (p2pPort) pairs.push([`:${p2pPort}`, ':$P2P_PORT']);
   return (text) => replaceAll(text, pairs);
 }
 
