@@ -62,9 +62,40 @@ function headerFromFields(f: Uint8Array[]): Header {
   };
 }
 
+/**
+ * RLP of a list whose items are already RLP-encoded: its prefix, then the items byte for byte
+ * (a transaction's raw bytes are its canonical encoding, so nothing is decoded again).
+ */
+export function rlpListOfEncoded(items: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const item of items) length += item.length;
+  let prefix: Uint8Array;
+  if (length < 56) prefix = Uint8Array.of(0xc0 + length);
+  else {
+    const len = bigintToBytes(BigInt(length));
+    prefix = new Uint8Array(1 + len.length);
+    prefix[0] = 0xf7 + len.length;
+    prefix.set(len, 1);
+  }
+  const out = new Uint8Array(prefix.length + length);
+  out.set(prefix, 0);
+  let at = prefix.length;
+  for (const item of items) {
+    out.set(item, at);
+    at += item.length;
+  }
+  return out;
+}
+
+const EMPTY_LIST = Uint8Array.of(0xc0);
+
+/** Block RLP from its header's encoding and its transactions' raw bytes: [header, transactions, uncles]. */
+export const encodeBlockFromRaw = (encodedHeader: Uint8Array, rawTxs: Uint8Array[]): Uint8Array =>
+  rlpListOfEncoded([encodedHeader, rlpListOfEncoded(rawTxs), EMPTY_LIST]);
+
 /** Block RLP as geth writes it: [header, transactions, uncles]. */
 export function encodeBlock(header: Header, txs: SignedTx[]): Uint8Array {
-  return RLP.encode([headerFields(header, true), txs.map((tx) => RLP.decode(tx.raw) as Uint8Array[]), []]);
+  return encodeBlockFromRaw(encodeHeader(header), txs.map((tx) => tx.raw));
 }
 
 /** Splits an encoded block into header and raw transactions (each re-encoded exactly). */
@@ -77,7 +108,8 @@ export function decodeBlockParts(bytes: Uint8Array): { header: Header; rawTxs: U
 }
 
 export function blockFromParts(header: Header, transactions: SignedTx[]): Block {
-  return { header, hash: headerHash(header), transactions, size: encodeBlock(header, transactions).length };
+  const encodedHeader = encodeHeader(header);
+  return { header, hash: keccak256(encodedHeader), transactions, size: encodeBlockFromRaw(encodedHeader, transactions.map((tx) => tx.raw)).length };
 }
 
 /**

@@ -4,14 +4,14 @@
 // import path. A bad block or a broken header chain drops the peer; nothing of it is written.
 
 import { EventEmitter } from 'node:events';
-import { RLP } from '@ethereumjs/rlp';
 import type { Blockchain } from '../blockchain/blockchain.js';
+import { encodeBlockFromRaw, encodeHeader } from '../chain/block.js';
 import { InvalidBlock } from '../chainFile/verifyBlock.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { Msg } from '../p2p/mcProtocol.js';
-import { MAX_BODIES, MAX_HEADERS, MalformedMessage, decodeBodies, decodeHeaders, encodeGetHeaders, headerItem, type WireHeader } from '../p2p/messages.js';
-import type { BlockImport, IncomingBlock, Item, SyncPeer } from './types.js';
+import { MAX_BODIES, MAX_HEADERS, MalformedMessage, decodeBodies, decodeHeaders, encodeGetHeaders, type WireHeader } from '../p2p/messages.js';
+import type { BlockImport, IncomingBlock, SyncPeer } from './types.js';
 
 export interface SyncProgress {
   startingBlock: bigint;
@@ -150,8 +150,7 @@ export class Downloader extends EventEmitter<{ syncing: [SyncProgress | false] }
       if (bodies.length === 0 || bodies.length > wanted.length) throw new PeerFault('sent no bodies or too many');
       bodies.forEach((rawTxs, i) => {
         const { header, hash } = wanted[i];
-        const encoded = RLP.encode([headerItem(header), rawTxs.map((tx) => RLP.decode(tx)), []] as Item[] as never);
-        blocks.push({ header, hash, rawTxs, encoded });
+        blocks.push({ header, hash, rawTxs, encoded: encodeBlockFromRaw(encodeHeader(header), rawTxs) });
       });
     }
     return blocks;
