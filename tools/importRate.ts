@@ -11,6 +11,9 @@ import { performance } from 'node:perf_hooks';
 import { encodeBlock } from '../src/chain/block.js';
 import { openRig, type Rig } from './lib/chainRig.js';
 
+// As in bench/network.ts: transfers to a low address, which run through the EVM.
+const RECIPIENT = Uint8Array.from({ length: 20 }, (_, i) => (i === 19 ? 0xaa : 0));
+
 async function buildChain(rig: Rig, blocks: number, txs: number): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   const nonces = rig.keys.map(() => 0n);
@@ -18,7 +21,7 @@ async function buildChain(rig: Rig, blocks: number, txs: number): Promise<Uint8A
   for (let b = 0; b < blocks; b++) {
     const list = Array.from({ length: txs }, (_, i) => {
       const from = i % rig.keys.length;
-      return rig.tx(from, nonces[from]++);
+      return rig.tx(from, nonces[from]++, { to: RECIPIENT });
     });
     parent = await rig.buildOn(parent, list);
     out.push(encodeBlock(parent.header, parent.transactions));

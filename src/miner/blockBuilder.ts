@@ -95,6 +95,10 @@ export class BlockBuilder {
     const blockEnv: BlockEnv = { number, timestamp: env.timestamp, miner: env.miner, difficulty: env.difficulty, gasLimit: env.gasLimit };
     const byzantium = this.common.gteHardfork('byzantium');
 
+    // One checkpoint around the block's transactions: each transaction's commit merges into it
+    // instead of flushing the caches into the trie, so the trie is written once, with the final
+    // state, rather than once per transaction that runs in the EVM.
+    await sm.checkpoint();
     const transactions: SignedTx[] = [];
     const receipts: Receipt[] = [];
     const rejected: BuiltBlock['rejected'] = [];
@@ -122,6 +126,8 @@ export class BlockBuilder {
         }
         moves = checked.applied;
       }
+      // A slot's "original" value (SSTORE gas) is the one before this transaction.
+      sm.originalStorageCache.clear();
       const result = isSystemTx(tx)
         ? await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules)
         : await applyTransaction(evm, sm, tx, blockEnv, gasUsed);
@@ -142,6 +148,7 @@ export class BlockBuilder {
       const paid = await payableNow(sm, await this.participants.proposals(number));
       if (paid.length) {
         const tx = settlementTx(await systemNonce(sm), paid);
+        sm.originalStorageCache.clear();
         const result = await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules);
         if (!result.ok) throw new Error(`settlement the builder made does not apply: ${result.reason}`);
         if (!byzantium) result.receipt.root = await sm.getStateRoot();
@@ -149,6 +156,8 @@ export class BlockBuilder {
         moves = this.participants.attribute(paid);
       }
     }
+    await sm.commit();
+    sm.originalStorageCache.clear();
     await creditReward(sm, env.miner, blockReward(number));
     const stateRoot = await sm.getStateRoot();
     if (!branch) this.last.set(store, { root: stateRoot, sm, evm });
