@@ -41,6 +41,20 @@ export function decodeHeader(bytes: Uint8Array): Header {
   return headerFromFields(RLP.decode(bytes) as Uint8Array[]);
 }
 
+/** Positions of a header's integers (difficulty, number, gas limit, gas used, timestamp). */
+const INTEGER_FIELDS = [7, 8, 9, 10, 11];
+
+/**
+ * The header of a decoded 15-item list, refusing what would re-encode differently: an integer
+ * with a leading zero byte (the other fields are kept byte for byte), so the list's RLP is the
+ * header's canonical encoding without encoding it again.
+ */
+export function headerFromCanonicalFields(f: Uint8Array[]): Header {
+  const header = headerFromFields(f);
+  for (const i of INTEGER_FIELDS) if (f[i][0] === 0) throw new Error('non-canonical encoding');
+  return header;
+}
+
 function headerFromFields(f: Uint8Array[]): Header {
   if (!Array.isArray(f) || f.length !== 15) throw new Error('header: expected a 15-item list');
   return {
