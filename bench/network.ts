@@ -4,7 +4,7 @@
 // both nodes' heads every few milliseconds, so it carries that resolution.
 //
 // Environment: BENCH_SYNC_BLOCKS (2000 empty blocks), BENCH_SYNC_TX_BLOCKS (200 blocks of
-// BENCH_SYNC_TXS = 50 transfers), BENCH_PROPAGATION_BLOCKS (40).
+// BENCH_SYNC_TXS = 50 transfers), BENCH_PROPAGATION_BLOCKS (40), BENCH_NODE_FLAGS (Node flags).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,7 +65,9 @@ async function rpc(node: NodeProcess, method: string, params: unknown[] = []): P
 }
 
 const start = (datadir: string, extra: string[] = []) =>
-  startNodeProcess(datadir, { args: ['--port', '0', '--rpcapi', 'mc,net,admin', '--minerthreads', '1', ...extra] });
+  startNodeProcess(datadir, { args: ['--port', '0', '--rpcapi', 'mc,net,admin', '--minerthreads', '1', ...extra], nodeFlags: nodeFlags() });
+/** BENCH_NODE_FLAGS: Node flags for the node processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const nodeFlags = () => process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean);
 const enodeOf = (node: NodeProcess) => /P2P\s+(enode:\/\/\S+)/.exec(node.stdout())![1];
 
 async function until(fn: () => Promise<boolean>, timeoutMs: number, pollMs = 5): Promise<void> {

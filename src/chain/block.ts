@@ -41,6 +41,20 @@ export function decodeHeader(bytes: Uint8Array): Header {
   return headerFromFields(RLP.decode(bytes) as Uint8Array[]);
 }
 
+/** Positions of a header's integers (difficulty, number, gas limit, gas used, timestamp). */
+const INTEGER_FIELDS = [7, 8, 9, 10, 11];
+
+/**
+ * The header of a decoded 15-item list, refusing what would re-encode differently: an integer
+ * with a leading zero byte (the other fields are kept byte for byte), so the list's RLP is the
+ * header's canonical encoding without encoding it again.
+ */
+export function headerFromCanonicalFields(f: Uint8Array[]): Header {
+  const header = headerFromFields(f);
+  for (const i of INTEGER_FIELDS) if (f[i][0] === 0) throw new Error('non-canonical encoding');
+  return header;
+}
+
 function headerFromFields(f: Uint8Array[]): Header {
   if (!Array.isArray(f) || f.length !== 15) throw new Error('header: expected a 15-item list');
   return {
@@ -62,9 +76,40 @@ function headerFromFields(f: Uint8Array[]): Header {
   };
 }
 
+/**
+ * RLP of a list whose items are already RLP-encoded: its prefix, then the items byte for byte
+ * (a transaction's raw bytes are its canonical encoding, so nothing is decoded again).
+ */
+export function rlpListOfEncoded(items: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const item of items) length += item.length;
+  let prefix: Uint8Array;
+  if (length < 56) prefix = Uint8Array.of(0xc0 + length);
+  else {
+    const len = bigintToBytes(BigInt(length));
+    prefix = new Uint8Array(1 + len.length);
+    prefix[0] = 0xf7 + len.length;
+    prefix.set(len, 1);
+  }
+  const out = new Uint8Array(prefix.length + length);
+  out.set(prefix, 0);
+  let at = prefix.length;
+  for (const item of items) {
+    out.set(item, at);
+    at += item.length;
+  }
+  return out;
+}
+
+const EMPTY_LIST = Uint8Array.of(0xc0);
+
+/** Block RLP from its header's encoding and its transactions' raw bytes: [header, transactions, uncles]. */
+export const encodeBlockFromRaw = (encodedHeader: Uint8Array, rawTxs: Uint8Array[]): Uint8Array =>
+  rlpListOfEncoded([encodedHeader, rlpListOfEncoded(rawTxs), EMPTY_LIST]);
+
 /** Block RLP as geth writes it: [header, transactions, uncles]. */
 export function encodeBlock(header: Header, txs: SignedTx[]): Uint8Array {
-  return RLP.encode([headerFields(header, true), txs.map((tx) => RLP.decode(tx.raw) as Uint8Array[]), []]);
+  return encodeBlockFromRaw(encodeHeader(header), txs.map((tx) => tx.raw));
 }
 
 /** Splits an encoded block into header and raw transactions (each re-encoded exactly). */
@@ -77,7 +122,8 @@ export function decodeBlockParts(bytes: Uint8Array): { header: Header; rawTxs: U
 }
 
 export function blockFromParts(header: Header, transactions: SignedTx[]): Block {
-  return { header, hash: headerHash(header), transactions, size: encodeBlock(header, transactions).length };
+  const encodedHeader = encodeHeader(header);
+  return { header, hash: keccak256(encodedHeader), transactions, size: encodeBlockFromRaw(encodedHeader, transactions.map((tx) => tx.raw)).length };
 }
 
 /**

@@ -4,12 +4,12 @@
 // the proof of work. A failure names what is wrong in a few words.
 
 import type { Block, Header, SignedTx } from '../chain/types.js';
-import { EMPTY_UNCLES_HASH, blockFromParts, encodeBlock, orderedTrieRoot, sealHash } from '../chain/block.js';
+import { EMPTY_UNCLES_HASH, encodeBlockFromRaw, encodeHeader, orderedTrieRoot, sealHash } from '../chain/block.js';
 import { decodeBlockTransaction } from '../chain/systemTx.js';
 import { checkClassicAllowed } from '../chain/transaction.js';
 import { nextDifficulty, type DifficultyRule } from '../consensus/difficulty.js';
 import type { PowEngine } from '../consensus/powEngine.js';
-import { equalBytes } from '../encoding/bytes.js';
+import { equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { BlockBuilder, BuiltBlock } from '../miner/blockBuilder.js';
@@ -108,7 +108,8 @@ export async function verifyBlock(
   checkHeader(parent, header, deps.difficulty);
   const txs = decodeTransactions(parts.rawTxs, header.number, deps);
   // Re-encoding must give the same bytes: a non-canonical integer would change the block hash.
-  if (!equalBytes(encodeBlock(header, txs), encoded)) throw new InvalidBlock('non-canonical RLP encoding');
+  const encodedHeader = encodeHeader(header);
+  if (!equalBytes(encodeBlockFromRaw(encodedHeader, txs.map((tx) => tx.raw)), encoded)) throw new InvalidBlock('non-canonical RLP encoding');
   const txRoot = orderedTrieRoot(txs.map((tx) => tx.raw));
   if (!equalBytes(txRoot, header.transactionsRoot)) throw mismatch('transactions root', header.transactionsRoot, txRoot);
 
@@ -131,7 +132,9 @@ export async function verifyBlock(
     if (sealProblem) throw new InvalidBlock(`invalid proof of work (${deps.pow.name}): ${sealProblem}`);
   } catch (err) {
     deps.nodes.discardWrites();
+    deps.builder.forgetWarm(deps.nodes);
     throw err;
   }
-  return { block: blockFromParts(header, txs), built };
+  // The encoding was just checked to be the block's own: its hash and size come from it.
+  return { block: { header, hash: keccak256(encodedHeader), transactions: txs, size: encoded.length }, built };
 }

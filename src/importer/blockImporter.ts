@@ -5,7 +5,7 @@
 // head's, the head moves to it in one batch (ties keep the head). On a running node every step
 // runs in the miner's write queue, so it never interleaves with storing a locally sealed block.
 
-import type { Block, SignedTx } from '../chain/types.js';
+import type { Block, Header, SignedTx } from '../chain/types.js';
 import type { Blockchain, RewindOptions } from '../blockchain/blockchain.js';
 import { decodeBlockParts, encodeBlock, headerHash } from '../chain/block.js';
 import type { PowEngine } from '../consensus/powEngine.js';
@@ -30,6 +30,13 @@ export class UnknownParent extends Error {
     super(detail);
     this.name = 'UnknownParent';
   }
+}
+
+/** A block as received from a peer: header, its transactions' exact bytes, and the block's RLP. */
+export interface ReceivedBlock {
+  header: Header;
+  rawTxs: Uint8Array[];
+  encoded: Uint8Array;
 }
 
 /** The pool's side of a reorganisation (TxPool satisfies it). */
@@ -63,11 +70,15 @@ export class BlockImporter {
   constructor(private readonly deps: BlockImporterDeps) {}
 
   /**
-   * Imports one block, given decoded or as its RLP (then a non-canonical encoding is refused).
-   * Throws InvalidBlock when it breaks a rule (nothing is written), UnknownParent when its
-   * parent is not stored.
+   * Imports one block, given decoded, as received (already split, which spares decoding it again)
+   * or as its RLP; in every case a non-canonical encoding is refused. Throws InvalidBlock when
+   * it breaks a rule (nothing is written), UnknownParent when its parent is not stored.
    */
-  importBlock(block: Block | Uint8Array): Promise<ImportOutcome> {
+  importBlock(block: Block | ReceivedBlock | Uint8Array): Promise<ImportOutcome> {
+    if (!(block instanceof Uint8Array) && 'rawTxs' in block) {
+      const received = block;
+      return this.serialized(() => this.importParts(received, received.encoded));
+    }
     const encoded = block instanceof Uint8Array ? block : encodeBlock(block.header, block.transactions);
     let parts: ReturnType<typeof decodeBlockParts>;
     try {
@@ -98,7 +109,7 @@ export class BlockImporter {
     return run;
   }
 
-  private async importParts(parts: ReturnType<typeof decodeBlockParts>, encoded: Uint8Array): Promise<ImportOutcome> {
+  private async importParts(parts: { header: Header; rawTxs: Uint8Array[] }, encoded: Uint8Array): Promise<ImportOutcome> {
     const { chain, nodes } = this.deps;
     const { header } = parts;
     const hash = headerHash(header);

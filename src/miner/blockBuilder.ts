@@ -64,8 +64,16 @@ export class BlockBuilder {
     return createChainEvm(this.common, sm, hashes);
   }
 
-  /** The post-state of the last block built on the node's own store, with its EVM. */
-  private last: { root: Uint8Array; sm: MerkleStateManager; evm: EVM } | undefined;
+  /**
+   * Per node store, the post-state of the last block built there with its EVM: the miner's store
+   * and the importer's each keep their own, so consecutive imported blocks reuse it too.
+   */
+  private last = new WeakMap<TrieNodeStore, { root: Uint8Array; sm: MerkleStateManager; evm: EVM }>();
+
+  /** Drops the warm state kept for `nodes` (its block was refused and its writes discarded). */
+  forgetWarm(nodes: TrieNodeStore = this.world.nodes): void {
+    this.last.delete(nodes);
+  }
 
   /** Account 0x…64's nonce after `parent`: the nonce of the next settlement or setter. */
   async systemNonceAt(parent: Block): Promise<bigint> {
@@ -77,15 +85,20 @@ export class BlockBuilder {
     // root names exactly one state, so a match means the same state.
     // On a side branch BLOCKHASH must see the branch's own ancestors: a fresh EVM, no cache.
     const branch = await this.branchHashes(parent);
-    const own = !branch && (nodes === undefined || nodes === this.world.nodes);
-    const reuse = own && this.last !== undefined && equalBytes(this.last.root, parent.header.stateRoot);
-    const sm = reuse ? this.last!.sm : await this.world.stateManagerAt(parent.header.stateRoot, nodes);
-    const evm = reuse ? this.last!.evm : await this.createEvm(sm, branch);
-    this.last = undefined;
+    const store = nodes ?? this.world.nodes;
+    const warm = branch ? undefined : this.last.get(store);
+    const reuse = warm !== undefined && equalBytes(warm.root, parent.header.stateRoot);
+    const sm = reuse ? warm.sm : await this.world.stateManagerAt(parent.header.stateRoot, nodes);
+    const evm = reuse ? warm.evm : await this.createEvm(sm, branch);
+    this.last.delete(store);
     const number = parent.header.number + 1n;
     const blockEnv: BlockEnv = { number, timestamp: env.timestamp, miner: env.miner, difficulty: env.difficulty, gasLimit: env.gasLimit };
     const byzantium = this.common.gteHardfork('byzantium');
 
+    // One checkpoint around the block's transactions: each transaction's commit merges into it
+    // instead of flushing the caches into the trie, so the trie is written once, with the final
+    // state, rather than once per transaction that runs in the EVM.
+    await sm.checkpoint();
     const transactions: SignedTx[] = [];
     const receipts: Receipt[] = [];
     const rejected: BuiltBlock['rejected'] = [];
@@ -113,6 +126,8 @@ export class BlockBuilder {
         }
         moves = checked.applied;
       }
+      // A slot's "original" value (SSTORE gas) is the one before this transaction.
+      sm.originalStorageCache.clear();
       const result = isSystemTx(tx)
         ? await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules)
         : await applyTransaction(evm, sm, tx, blockEnv, gasUsed);
@@ -133,6 +148,7 @@ export class BlockBuilder {
       const paid = await payableNow(sm, await this.participants.proposals(number));
       if (paid.length) {
         const tx = settlementTx(await systemNonce(sm), paid);
+        sm.originalStorageCache.clear();
         const result = await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules);
         if (!result.ok) throw new Error(`settlement the builder made does not apply: ${result.reason}`);
         if (!byzantium) result.receipt.root = await sm.getStateRoot();
@@ -140,9 +156,11 @@ export class BlockBuilder {
         moves = this.participants.attribute(paid);
       }
     }
+    await sm.commit();
+    sm.originalStorageCache.clear();
     await creditReward(sm, env.miner, blockReward(number));
     const stateRoot = await sm.getStateRoot();
-    if (own) this.last = { root: stateRoot, sm, evm };
+    if (!branch) this.last.set(store, { root: stateRoot, sm, evm });
 
     const header = assembleHeader({ ...env, parentHash: parent.hash, stateRoot, number, gasUsed }, transactions, receipts);
     return { header, transactions, receipts, rejected, state: sm, moves };

@@ -4,8 +4,8 @@
 
 import { RLP } from '@ethereumjs/rlp';
 import type { Header } from '../chain/types.js';
-import { decodeHeader, encodeHeader } from '../chain/block.js';
-import { bigintToBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
+import { encodeHeader, headerFromCanonicalFields } from '../chain/block.js';
+import { bigintToBytes, keccak256 } from '../encoding/bytes.js';
 
 export class MalformedMessage extends Error {
   override name = 'MalformedMessage';
@@ -89,15 +89,13 @@ export interface WireHeader {
 export function decodeWireHeader(v: Item): WireHeader {
   const fields = list(v, 'header', 15);
   fields.forEach((f) => bytes(f, 'header field'));
-  const encoded = RLP.encode(fields as Uint8Array[]);
   let header: Header;
   try {
-    header = decodeHeader(encoded);
+    header = headerFromCanonicalFields(fields as Uint8Array[]);
   } catch (err) {
     return bad(`header: ${(err as Error).message}`);
   }
-  if (!equalBytes(encodeHeader(header), encoded)) bad('header: non-canonical encoding');
-  return { header, hash: keccak256(encoded) };
+  return { header, hash: keccak256(RLP.encode(fields as Uint8Array[])) };
 }
 
 export const headerItem = (h: Header): Item => RLP.decode(encodeHeader(h)) as Item;

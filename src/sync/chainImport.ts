@@ -9,7 +9,7 @@ export function chainImport(importer: Pick<BlockImporter, 'importBlock'>): Block
     reorgs: true,
     async importBlock(block) {
       try {
-        return await importer.importBlock(block.encoded);
+        return await importer.importBlock(block);
       } catch (err) {
         if (err instanceof UnknownParent) return 'orphan';
         throw err;

@@ -1,17 +1,17 @@
 // Full sync from one peer whose total difficulty exceeds ours: learn its head's number, find the
-// common ancestor, then fetch headers (192 a request) and bodies (128 a request), fetching the
-// next batch while the current one is verified and committed block by block through the one
-// import path. A bad block or a broken header chain drops the peer; nothing of it is written.
+// common ancestor, then fetch headers (192 a request) and bodies (128 a request), up to three
+// batches ahead of the one being verified and committed block by block through the one import
+// path. A bad block or a broken header chain drops the peer; nothing of it is written.
 
 import { EventEmitter } from 'node:events';
-import { RLP } from '@ethereumjs/rlp';
 import type { Blockchain } from '../blockchain/blockchain.js';
+import { encodeBlockFromRaw, encodeHeader } from '../chain/block.js';
 import { InvalidBlock } from '../chainFile/verifyBlock.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { Msg } from '../p2p/mcProtocol.js';
-import { MAX_BODIES, MAX_HEADERS, MalformedMessage, decodeBodies, decodeHeaders, encodeGetHeaders, headerItem, type WireHeader } from '../p2p/messages.js';
-import type { BlockImport, IncomingBlock, Item, SyncPeer } from './types.js';
+import { MAX_BODIES, MAX_HEADERS, MalformedMessage, decodeBodies, decodeHeaders, encodeGetHeaders, type WireHeader } from '../p2p/messages.js';
+import type { BlockImport, IncomingBlock, SyncPeer } from './types.js';
 
 export interface SyncProgress {
   startingBlock: bigint;
@@ -25,6 +25,14 @@ type Log = { info(msg: string, ctx?: object): void; warn(msg: string, ctx?: obje
 class PeerFault extends Error {}
 
 const MAX_ANCESTOR_ROUNDS = 64;
+/** Header batches in flight during a sync (a peer queues up to 16 requests of each kind). */
+const FETCH_AHEAD = 3;
+
+/** Headers asked for in the batch starting at `from`. */
+function batchSize(from: bigint, highest: bigint): number {
+  const left = highest - from + 1n;
+  return Number(left < BigInt(MAX_HEADERS) ? left : BigInt(MAX_HEADERS));
+}
 
 /** `'syncing'`: progress when a sync starts and after every batch, false when it ends (subscriptions). */
 export class Downloader extends EventEmitter<{ syncing: [SyncProgress | false] }> {
@@ -114,13 +122,30 @@ export class Downloader extends EventEmitter<{ syncing: [SyncProgress | false] }
     this.log.info('syncing', { peer: peer.id.slice(0, 16), from: ancestor + 1n, to: highest });
     let parentHash = (await this.chain.getHashByNumber(ancestor))!;
     let from = ancestor + 1n;
-    let next = from <= highest ? this.fetchBatch(peer, from, highest) : undefined;
-    while (next) {
-      const blocks = await next;
+    // Batches requested ahead of the one being imported, so the serving peer keeps working while
+    // we verify; a short batch (the peer sent fewer headers) makes the later ones start again.
+    const ahead: { amount: number; blocks: Promise<IncomingBlock[]> }[] = [];
+    let requested = from;
+    const fill = () => {
+      while (ahead.length < FETCH_AHEAD && requested <= highest) {
+        const amount = batchSize(requested, highest);
+        const blocks = this.fetchBatch(peer, requested, highest);
+        blocks.catch(() => undefined); // awaited in its turn; a failure now must not go unhandled
+        ahead.push({ amount, blocks });
+        requested += BigInt(amount);
+      }
+    };
+    fill();
+    while (ahead.length > 0) {
+      const batch = ahead.shift()!;
+      const blocks = await batch.blocks;
       if (blocks.length === 0) throw new PeerFault('sent no headers for its chain');
       from += BigInt(blocks.length);
-      next = from <= highest ? this.fetchBatch(peer, from, highest) : undefined;
-      next?.catch(() => undefined); // awaited next round; a failure now must not go unhandled
+      if (blocks.length < batch.amount) {
+        ahead.length = 0;
+        requested = from;
+      }
+      fill();
       if (this.active && highest > this.active.highest) this.active.highest = highest;
       for (const block of blocks) {
         if (!equalBytes(block.header.parentHash, parentHash)) throw new PeerFault(`header #${block.header.number} does not link to its parent`);
@@ -136,8 +161,7 @@ export class Downloader extends EventEmitter<{ syncing: [SyncProgress | false] }
   }
 
   private async fetchBatch(peer: SyncPeer, from: bigint, highest: bigint): Promise<IncomingBlock[]> {
-    const left = highest - from + 1n;
-    const amount = Number(left < BigInt(MAX_HEADERS) ? left : BigInt(MAX_HEADERS));
+    const amount = batchSize(from, highest);
     const headers = await this.headers(peer, from, amount);
     headers.forEach((h, i) => {
       if (h.header.number !== from + BigInt(i)) throw new PeerFault('headers out of sequence');
@@ -150,8 +174,7 @@ export class Downloader extends EventEmitter<{ syncing: [SyncProgress | false] }
       if (bodies.length === 0 || bodies.length > wanted.length) throw new PeerFault('sent no bodies or too many');
       bodies.forEach((rawTxs, i) => {
         const { header, hash } = wanted[i];
-        const encoded = RLP.encode([headerItem(header), rawTxs.map((tx) => RLP.decode(tx)), []] as Item[] as never);
-        blocks.push({ header, hash, rawTxs, encoded });
+        blocks.push({ header, hash, rawTxs, encoded: encodeBlockFromRaw(encodeHeader(header), rawTxs) });
       });
     }
     return blocks;

@@ -2,17 +2,9 @@
 // by the node's own serving code, through RLP encoding as on the wire. A good peer is synced to
 // the same head; a peer that serves a tampered body is dropped and nothing of it is written.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { RLP } from '@ethereumjs/rlp';
-import type { Test } from 'tap';
-import { openRig as openChainRig, type Rig } from '../../../tools/lib/chainRig.js';
-
-/** A rig closed when the test ends. */
-async function openRig(t: Test, dir: string): Promise<Rig> {
-  const rig = await openChainRig(dir);
-  t.teardown(() => rig.close());
-  return rig;
-}
+import { openRig as open, type Rig } from '../../../tools/lib/chainRig.js';
 import { Downloader } from '../../../src/sync/downloader.js';
 import { chainImport } from '../../../src/sync/chainImport.js';
 import { serveBodies, serveHeaders } from '../../../src/sync/serve.js';
@@ -58,6 +50,12 @@ async function mineWithTransfers(rig: Rig, blocks: number): Promise<void> {
     if (i % 3 === 0) await rig.pool.add(rig.tx(0, BigInt(i / 3)));
     await rig.mine();
   }
+}
+
+async function openRig(t: Test, dir: string): Promise<Rig> {
+  const rig = await open(dir);
+  t.teardown(() => rig.close());
+  return rig;
 }
 
 t.test('a good peer: synced to its head through headers and bodies', async (t) => {
