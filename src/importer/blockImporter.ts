@@ -8,14 +8,10 @@
 import type { Block, Header, SignedTx } from '../chain/types.js';
 import type { Blockchain, RewindOptions } from '../blockchain/blockchain.js';
 import { decodeBlockParts, encodeBlock, headerHash } from '../chain/block.js';
-import type { PowEngine } from '../consensus/powEngine.js';
-import type { DifficultyRule } from '../consensus/difficulty.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
-import type { BlockBuilder } from '../miner/blockBuilder.js';
 import type { Miner } from '../miner/miner.js';
-import type { TrieNodeStore } from '../state/trieNodeStore.js';
-import { InvalidBlock, verifyBlock, type VerifiedBlock } from '../chainFile/verifyBlock.js';
+import { InvalidBlock, verifyBlock, type VerifiedBlock, type VerifyDeps } from '../chainFile/verifyBlock.js';
 
 /** What an import did: appended to the head, moved the head to the block's branch, stored it beside the head, or nothing (already stored). */
 export type ImportOutcome = 'extended' | 'reorged' | 'side' | 'known';
@@ -47,17 +43,9 @@ export interface ImportPool {
   onNewHead(mined: SignedTx[]): Promise<void>;
 }
 
-export interface BlockImporterDeps {
+/** What verification needs (`nodes`: the importer's own store, whose writes wait for their batch), and the chain. */
+export interface BlockImporterDeps extends VerifyDeps {
   chain: Blockchain;
-  builder: BlockBuilder;
-  /** the importer's own node store: re-execution's trie writes wait there until their batch */
-  nodes: TrieNodeStore;
-  chainId: bigint;
-  difficulty: DifficultyRule;
-  /** first block taking classic transactions (genesis `config.classicTxBlock`); undefined = never */
-  classicTxBlock?: bigint;
-  /** the chain's proof of work: every imported seal is checked by it */
-  pow: PowEngine;
   /** on a running node: its write queue, and its commit (pool, participants) for head children */
   miner?: Miner;
   pool?: ImportPool;

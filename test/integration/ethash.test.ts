@@ -2,44 +2,15 @@
 // blocks the node seals; a restart reads the caches back from <datadir>/ethash/; import refuses
 // a chain sealed with the other PoW, naming the block and the reason.
 
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from 'ethereum-cryptography/keccak.js';
-import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
-import { bigintToBytes, bytesToBigint } from '../../src/encoding/bytes.js';
 import { startNode, waitFor, type TestNode } from '../helpers/node.js';
 import { mcnode } from '../fixtures/chains/prebuilt.js';
-import { referenceEthash } from '../helpers/ethashReference.js';
+import { ETHASH_ARGS, independentlyValid, referenceEthash } from '../helpers/ethashReference.js';
 
-// Difficulty 4: the reference implementation (a few hashes a second) solves a package in seconds.
-const ETHASH = ['--chain.pow', 'ethash', '--genesis.difficulty', '0x4', '--mining.threads', '1', '--verbosity', '3'];
-const reference = referenceEthash(0); // ~10-20 s of CPU: started now, awaited when needed
-
-type RpcBlock = Record<string, string>;
-const q = (hex: string) => bigintToBytes(BigInt(hex));
-
-/** The seal hash and block hash recomputed here from the RPC fields (header RLP in MOAC's field order). */
-function hashes(b: RpcBlock): { sealHash: Uint8Array; hash: Uint8Array } {
-  const fields = [
-    hexToBytes(b.parentHash), hexToBytes(b.sha3Uncles), hexToBytes(b.miner), hexToBytes(b.stateRoot),
-    hexToBytes(b.transactionsRoot), hexToBytes(b.receiptsRoot), hexToBytes(b.logsBloom), q(b.difficulty), q(b.number),
-    q(b.gasLimit), q(b.gasUsed), q(b.timestamp), hexToBytes(b.extraData),
-  ];
-  return {
-    sealHash: keccak256(RLP.encode(fields)),
-    hash: keccak256(RLP.encode([...fields, hexToBytes(b.mixHash), hexToBytes(b.nonce)])),
-  };
-}
-
-async function independentlyValid(t: Test, b: RpcBlock): Promise<void> {
-  const { sealHash, hash } = hashes(b);
-  t.equal(bytesToHex(hash), b.hash, `block ${Number(b.number)}: header fields recomputed`);
-  const { mix, hash: result } = (await reference).run(sealHash, hexToBytes(b.nonce));
-  t.equal(bytesToHex(mix), b.mixHash, `block ${Number(b.number)}: @ethereumjs/ethash computes the same mix digest`);
-  t.ok(bytesToBigint(result) <= (1n << 256n) / BigInt(b.difficulty), `block ${Number(b.number)}: its result meets the target`);
-}
+const ETHASH = ETHASH_ARGS;
+void referenceEthash(0); // ~10-20 s of CPU: started now, awaited when blocks are checked
 
 t.test('local mining: every sealed block verifies independently; a restart reuses the cache', async (t) => {
   const dir = t.testdir();
