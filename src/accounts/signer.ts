@@ -2,6 +2,7 @@
 // gas price filled when absent, `dappAddr` put in front of the data, signed with the unlocked key
 // of `from` (or a key given for one use, as personal_sendTransaction's password opens it).
 
+import type { CallRequest } from '../execution/call.js';
 import type { SignedTx, TxFields } from '../chain/types.js';
 import { invalidTransaction } from '../errors.js';
 import type { Header } from '../chain/types.js';
@@ -12,13 +13,7 @@ import type { Wallet } from './wallet.js';
 export const DEFAULT_SEND_GAS = 90_000n;
 
 /** A transaction or call request (plus MOAC's shardingFlag, via, dappAddr). */
-export interface TxRequest {
-  from?: Uint8Array;
-  to?: Uint8Array;
-  gas?: bigint;
-  gasPrice?: bigint;
-  value?: bigint;
-  data?: Uint8Array;
+export interface TxRequest extends CallRequest {
   nonce?: bigint;
   shardingFlag?: bigint;
   via?: Uint8Array;

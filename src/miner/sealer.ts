@@ -4,12 +4,12 @@
 // they notice the flag within a few milliseconds and return. It knows nothing about blocks, nor
 // which PoW runs: the engine gives the target, the search context and the batch sizes.
 
-import { fileURLToPath } from 'node:url';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Piscina } from 'piscina';
 import { keccakPow, type PowEngine, type SearchContext } from '../consensus/powEngine.js';
 import { searchStep } from '../consensus/powSearchStep.js';
 import type { PowSearchResult, PowSearchTask } from '../../workers/powSearch.js';
+import { workerModule } from '../workerModule.js';
 
 export interface SealerOptions {
   /** Worker threads, ≥ 1. */
@@ -55,13 +55,6 @@ interface RateSample {
   hashes: number;
 }
 
-/** Where the compiled worker sits: beside dist/src/miner/sealer.js, or under dist/ when run from sources. */
-function defaultWorkerFile(): string {
-  const here = new URL(import.meta.url);
-  const relative = here.pathname.endsWith('.ts') ? '../../dist/workers/powSearch.js' : '../../workers/powSearch.js';
-  return fileURLToPath(new URL(relative, here));
-}
-
 // Loaded by the first pooled search, with the pool itself.
 let PiscinaPool: typeof Piscina | undefined;
 
@@ -92,7 +85,7 @@ export class Sealer {
 
   constructor(options: SealerOptions) {
     this.threads = checkThreads(options.threads);
-    this.workerFile = options.workerFile ?? defaultWorkerFile();
+    this.workerFile = options.workerFile ?? workerModule('powSearch');
     this.pow = options.pow ?? keccakPow;
     this.batchSize = options.batchSize ?? this.pow.tuning.batchSize;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 2 ** 31 - 1) {

@@ -5,13 +5,13 @@
 
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { equalBytes, keccak256 } from '../../encoding/bytes.js';
 import { bytesToHex } from '../../encoding/hex.js';
 import { cacheSize, epochSeed } from './params.js';
 import { EthashKernel } from './ethashKernel.js';
 import type { EthashCacheMessage } from '../../../workers/ethashCache.js';
+import { workerModule } from '../../workerModule.js';
 
 /** level: 'warn' for failures that mining works around (it goes on with less); default info */
 export type CacheLog = (message: string, fields: Record<string, unknown>, level?: 'warn') => void;
@@ -29,12 +29,6 @@ export interface EthashCachesOptions {
 /** Epochs kept in memory: the head's, the next, and the one before (late blocks, imports). */
 const KEPT = 3;
 const REVISION = 23; // geth's cache file revision, kept for familiarity of the names
-
-function defaultWorkerFile(): string {
-  const here = new URL(import.meta.url);
-  const relative = here.pathname.endsWith('.ts') ? '../../../dist/workers/ethashCache.js' : '../../../workers/ethashCache.js';
-  return fileURLToPath(new URL(relative, here));
-}
 
 export function cacheFileName(epoch: number): string {
   return `cache-R${REVISION}-${epoch}-${bytesToHex(epochSeed(epoch).subarray(0, 8)).slice(2)}`;
@@ -135,7 +129,7 @@ export class EthashCaches {
 
   private generateInWorker(epoch: number): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(this.opts.workerFile ?? defaultWorkerFile(), { workerData: { epoch }, execArgv: [] });
+      const worker = new Worker(this.opts.workerFile ?? workerModule('ethashCache'), { workerData: { epoch }, execArgv: [] });
       worker.unref(); // a pending generation never holds the process open
       let done = false;
       worker.on('message', (msg: EthashCacheMessage) => {

@@ -8,13 +8,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { bytesToHex } from '../../encoding/hex.js';
 import { createProgress } from '../../progress.js';
 import { HASH_BYTES, datasetSize, epochSeed } from './params.js';
 import type { CacheLog } from './ethashCaches.js';
 import type { EthashDatasetJob, EthashDatasetMessage } from '../../../workers/ethashDataset.js';
+import { workerModule } from '../../workerModule.js';
 
 export interface EthashDatasetsOptions {
   /** where the dataset file lives (created if missing) */
@@ -34,12 +34,6 @@ const VERSION = 1;
 const HEADER = 64;
 /** Reads, writes and checksum updates go in pieces of this size, yielding to the event loop between. */
 const PIECE = 64 << 20;
-
-function defaultWorkerFile(): string {
-  const here = new URL(import.meta.url);
-  const relative = here.pathname.endsWith('.ts') ? '../../../dist/workers/ethashDataset.js' : '../../../workers/ethashDataset.js';
-  return fileURLToPath(new URL(relative, here));
-}
 
 export function datasetFileName(epoch: number): string {
   return `full-R${VERSION}-${epoch}-${bytesToHex(epochSeed(epoch).subarray(0, 8)).slice(2)}`;
@@ -233,7 +227,7 @@ export class EthashDatasets {
       };
       for (let start = 0; start < total; start += share) {
         const work: EthashDatasetJob = { epoch: job.epoch, cache, dataset: data, start, count: Math.min(share, total - start) };
-        const worker = new Worker(this.opts.workerFile ?? defaultWorkerFile(), { workerData: work, execArgv: [] });
+        const worker = new Worker(this.opts.workerFile ?? workerModule('ethashDataset'), { workerData: work, execArgv: [] });
         worker.unref(); // a generation in progress never holds the process open
         job.workers.add(worker);
         running++;
