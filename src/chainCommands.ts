@@ -78,13 +78,13 @@ export async function importCommand(inv: Invocation): Promise<void> {
     throw new ConfigError(`cannot read ${file}: ${err.message}`);
   });
   await withDatabase(config, async (db) => {
-    const { chain, builder, nodes, pow } = await openChainCore(config, db, log);
+    const { chain, builder, nodes, pow, rules } = await openChainCore(config, db, log);
     const progress = createProgress({ verb: 'imported', total: counted.items });
     let done = 0;
     try {
       const importer = new BlockImporter({
         chain, builder, nodes, chainId: config.chain.chainId, difficulty: difficultyRule(config, chain.genesis),
-        classicTxBlock: config.genesis.classicTxBlock, pow,
+        classicTxBlock: rules.classicTxBlock, pow,
       });
       const result = await importChain(
         { chain, importer },

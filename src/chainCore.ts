@@ -15,12 +15,12 @@ import { Blockchain } from './blockchain/blockchain.js';
 import { buildGenesis, type GenesisSpec } from './blockchain/genesis.js';
 import { BlockBuilder } from './miner/blockBuilder.js';
 import type { DifficultyRule } from './consensus/difficulty.js';
-import { chainRulesOps, readChainRules } from './blockchain/chainRules.js';
-import type { ChainRules } from './execution/systemTxs.js';
+import { chainRulesOps, readChainRules, type DatadirRules } from './blockchain/chainRules.js';
 import { deriveDevKeys, privateKeyToAddress } from './accounts/keys.js';
 import type { Logger } from './log.js';
 import type { Genesis } from './config/schema.js';
 import type { PowEngine, PowName } from './consensus/powEngine.js';
+import { choosePow } from './consensus/powNames.js';
 import { createPowEngine } from './consensus/selectPow.js';
 
 export function createCommon(config: Config): Common {
@@ -55,7 +55,7 @@ export function difficultyRule(config: Config, genesis: { header: { difficulty: 
 
 /** Ethash when the config says so or the genesis file's `config` has `ethash: {}`; keccak-pow otherwise. */
 export function chainPow(config: Config, genesis: Pick<Genesis, 'ethash'> = config.genesis): PowName {
-  return config.chain.pow === 'ethash' || genesis.ethash ? 'ethash' : 'keccak-pow';
+  return choosePow(config.chain.pow, genesis.ethash);
 }
 
 /** The chain of a datadir with its state and block builder: what the node, import and fixture share. */
@@ -67,8 +67,8 @@ export interface ChainCore {
   world: WorldState;
   chain: Blockchain;
   builder: BlockBuilder;
-  /** rules fixed at genesis (dev controls) */
-  rules: ChainRules;
+  /** rules fixed at genesis and stored in the datadir: dev controls, proof of work, classic transactions */
+  rules: DatadirRules;
 }
 
 /** Opens the chain in `db`, writing `genesis` (default: the config's, dev accounts funded) into a fresh one. */
@@ -77,15 +77,24 @@ export async function openChainCore(config: Config, db: Database, log: Logger, g
   const nodes = new TrieNodeStore(db);
   const world = new WorldState(nodes, common);
   const spec = genesis ?? genesisSpec(config);
+  const wanted: DatadirRules = {
+    devControls: spec.devControls ?? true,
+    pow: chainPow(config, (genesis as Genesis | undefined) ?? config.genesis),
+    classicTxBlock: (genesis as Genesis | undefined)?.classicTxBlock ?? config.genesis.classicTxBlock,
+  };
   let chain = await Blockchain.open(db);
   if (!chain) {
     const { block, stateOps } = await buildGenesis(spec, world);
-    chain = await Blockchain.create(db, block, [...stateOps, ...chainRulesOps({ devControls: spec.devControls ?? true })]);
+    chain = await Blockchain.create(db, block, [...stateOps, ...chainRulesOps(wanted)]);
     log.info('wrote genesis block', { hash: bytesToHex(block.hash) });
   }
-  const rules = await readChainRules(db, { devControls: spec.devControls ?? true });
+  const { rules, missing, mismatches } = await readChainRules(db, wanted);
+  if (missing.length > 0) await db.batch(missing); // a datadir from before these rules were stored keeps this start's
+  for (const m of mismatches) {
+    log.info('the datadir keeps its chain rule; the configured value does not apply', { rule: m.rule, datadir: m.stored, config: m.config });
+  }
   if (!(await world.hasState(chain.head.header.stateRoot))) await rewindToState(chain, world, log);
-  const pow = createPowEngine(chainPow(config, (genesis as Genesis | undefined) ?? config.genesis), {
+  const pow = createPowEngine(rules.pow, {
     datadir: config.datadir,
     log: (message, fields, level) => {
       if (level === 'warn') log.warn(message, fields);

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { loadInvocation, parseGenesis, type Invocation } from './config/load.js';
 import { initChain } from './blockchain/init.js';
+import { choosePow } from './consensus/powNames.js';
 import { helpText } from './config/help.js';
 import { ConfigError } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
@@ -69,14 +70,13 @@ async function init(inv: Invocation): Promise<void> {
   }
   const genesis = parseGenesis(json, file);
   const chainId = genesis.chainId ?? inv.config.chain.chainId;
-  const block = await initChain(inv.config.datadir, genesis, chainId, inv.config.chain.hardfork);
+  const pow = choosePow(inv.config.chain.pow, genesis.ethash);
+  const block = await initChain(inv.config.datadir, genesis, chainId, inv.config.chain.hardfork, { pow, classicTxBlock: genesis.classicTxBlock });
   process.stdout.write(`wrote genesis block ${bytesToHex(block.hash)} to ${inv.config.datadir}\n`);
   if (chainId !== inv.config.chain.chainId) {
     process.stdout.write(`note: the genesis file names chain id ${chainId}; start the node with --chain.chainId ${chainId}\n`);
   }
-  if (genesis.ethash && inv.config.chain.pow !== 'ethash') {
-    process.stdout.write('note: the genesis file seals with Ethash (config.ethash); start the node with the same genesis or --chain.pow ethash\n');
-  }
+  if (pow === 'ethash') process.stdout.write('the chain seals with Ethash; the datadir keeps that rule\n');
 }
 
 async function main(argv: string[]): Promise<void> {

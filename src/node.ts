@@ -188,7 +188,7 @@ export class McNode {
     // The one import path (peers, block files); its trie writes collect apart from the miner's.
     const importer = new BlockImporter({
       chain, builder, nodes: new TrieNodeStore(db, 20_000), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
-      classicTxBlock: config.genesis.classicTxBlock, pow,
+      classicTxBlock: rules.classicTxBlock, pow,
     });
     const pending = new PendingBlockCache(db, chain, pool, miner);
     const work = new WorkPackages(db, chain, pool, miner, pow);
@@ -200,7 +200,7 @@ export class McNode {
 
     // Pool admission: classic transactions only once the next block may carry them. The journal
     // holds what the pool took: signed transactions, and impersonated ones (dev controls).
-    const classicAllowed = (tx: SignedTx) => checkClassicAllowed(tx, chain.head.header.number + 1n, config.genesis.classicTxBlock);
+    const classicAllowed = (tx: SignedTx) => checkClassicAllowed(tx, chain.head.header.number + 1n, rules.classicTxBlock);
     const decodeForPool = (raw: Uint8Array) => classicAllowed(decodeTransaction(raw, chainId));
     const restored = await pool.restore((raw) => classicAllowed(decodeBlockTransaction(raw, chainId)));
     if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);

@@ -10,10 +10,17 @@ import { TrieNodeStore } from '../state/trieNodeStore.js';
 import { WorldState } from '../state/worldState.js';
 import { Blockchain } from './blockchain.js';
 import { buildGenesis, type GenesisSpec } from './genesis.js';
-import { chainRulesOps } from './chainRules.js';
+import { chainRulesOps, type DatadirRules } from './chainRules.js';
 import type { Block } from '../chain/types.js';
 
-export async function initChain(datadir: string, spec: GenesisSpec, chainId: bigint, hardfork: string): Promise<Block> {
+/** `rules` (proof of work, classic transactions; dev controls come from the spec, default off) are stored with the genesis. */
+export async function initChain(
+  datadir: string,
+  spec: GenesisSpec,
+  chainId: bigint,
+  hardfork: string,
+  rules: Omit<DatadirRules, 'devControls'>,
+): Promise<Block> {
   const db = await Database.open(path.join(datadir, 'chaindata'));
   try {
     const existing = await Blockchain.open(db);
@@ -26,7 +33,7 @@ export async function initChain(datadir: string, spec: GenesisSpec, chainId: big
     });
     const world = new WorldState(new TrieNodeStore(db), common);
     const { block, stateOps } = await buildGenesis(spec, world);
-    await Blockchain.create(db, block, [...stateOps, ...chainRulesOps({ devControls: spec.devControls ?? false })]);
+    await Blockchain.create(db, block, [...stateOps, ...chainRulesOps({ ...rules, devControls: spec.devControls ?? false })]);
     return block;
   } finally {
     await db.close();

@@ -3,3 +3,8 @@
 
 export const POW_NAMES = ['keccak-pow', 'ethash'] as const;
 export type PowName = (typeof POW_NAMES)[number];
+
+/** Ethash when configured or when the genesis file's `config` has `ethash: {}`; keccak-pow otherwise. */
+export function choosePow(configured: PowName, genesisEthash: boolean | undefined): PowName {
+  return configured === 'ethash' || genesisEthash ? 'ethash' : 'keccak-pow';
+}

@@ -33,6 +33,10 @@ export const keys = {
   devClock: concatBytes(P.meta, prefix('devclock')),
   /** [1] when the genesis allows dev-control system transactions (config.devControls), else [0] */
   devControls: concatBytes(P.meta, prefix('devControls')),
+  /** the chain's proof of work name, UTF-8 (blockchain/chainRules.ts) */
+  chainPow: concatBytes(P.meta, prefix('chainPow')),
+  /** [0] no classic transactions; [1, ...n] classic transactions from block n */
+  classicTxBlock: concatBytes(P.meta, prefix('classicTxBlock')),
   canonical: (n: bigint) => concatBytes(P.canonical, num(n)),
   header: (hash: Uint8Array) => concatBytes(P.header, hash),
   body: (hash: Uint8Array) => concatBytes(P.body, hash),

@@ -4,6 +4,7 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Wallet } from 'ethers';
 import { CLI, startNode } from '../helpers/node.js';
 
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
@@ -46,4 +47,39 @@ t.test('version and bad flags', async (t) => {
   const mode = run('--mining.mode', 'fast', '--datadir', t.testdir());
   t.equal(mode.status, 1);
   t.match(mode.stderr, /mining\.mode/);
+});
+
+t.test('a datadir keeps the proof of work and classic-transaction rule its genesis fixed', async (t) => {
+  const dir = t.testdir();
+  const key = '0xd318c56399426da38a80a354c89780d05ed2650017a63768e1b9cab0957de817';
+  const wallet = new Wallet(key);
+  const genesisFile = path.join(dir, 'genesis.json');
+  // Ethash, and no config.classicTxBlock: classic transactions never (the devnet's default is block 0).
+  writeFileSync(genesisFile, JSON.stringify({
+    config: { chainId: 100, ethash: {} },
+    nonce: '0x42', timestamp: '0x0', extraData: '0x', gasLimit: '9000000', difficulty: '0x200',
+    alloc: { [wallet.address.slice(2).toLowerCase()]: { balance: '1000000000000000000000' } },
+  }));
+  const datadir = path.join(dir, 'data');
+  const init = run('init', genesisFile, '--datadir', datadir);
+  t.equal(init.status, 0, init.stderr);
+  t.match(init.stdout, /seals with Ethash; the datadir keeps that rule/);
+
+  // Started with neither the genesis nor --chain.pow: the stored rules apply.
+  const node = await startNode(datadir, ['--mining.mode', 'off', '--rpcapi', 'mc,net,admin']);
+  t.teardown(() => node.stop());
+  const info = await node.rpc('admin_nodeInfo', []);
+  t.equal(info.protocols.mc.consensus, 'ethash', 'sealed with Ethash without flags');
+  const classic = await wallet.signTransaction({ type: 0, chainId: 100, nonce: 0, gasPrice: 20_000_000_000n, gasLimit: 21_000, to: wallet.address, value: 1 });
+  const refused = await node.call('mc_sendRawTransaction', [classic]);
+  t.match(refused.error?.message, /classic transactions are not enabled on this chain/, 'the datadir says never, the devnet default says block 0');
+  await node.stop();
+
+  // A devnet datadir asked for Ethash later keeps keccak-pow and says so.
+  const devnet = path.join(dir, 'devnet');
+  const first = await startNode(devnet, ['--mining.mode', 'off']);
+  await first.stop();
+  const second = await startNode(devnet, ['--mining.mode', 'off', '--rpcapi', 'mc,net,admin', '--chain.pow', 'ethash']);
+  t.teardown(() => second.stop());
+  t.equal((await second.rpc('admin_nodeInfo', [])).protocols.mc.consensus, 'keccak-pow');
 });
