@@ -1,11 +1,13 @@
-// The JSON-RPC HTTP endpoint on plain node:http, with geth's transport rules (README "Transports"):
+// The JSON-RPC HTTP endpoint on node:http, with geth's transport rules (README "Transports"):
 // POST only, JSON content types, 5 MiB bodies, Host allow-list, CORS allow-list, timeouts.
-// Everything about JSON-RPC itself is the Dispatcher's job.
+// New connections meet the fast path first (httpFastPath.ts), which answers simple JSON POSTs
+// itself and hands anything else to node:http. Everything about JSON-RPC is the Dispatcher's job.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP, type AddressInfo } from 'node:net';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from './dispatch.js';
+import { HttpFastPath } from './httpFastPath.js';
 import { MAX_REQUEST_BYTES } from './jsonLimits.js';
 import type { CallContext } from './types.js';
 
@@ -21,6 +23,11 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** Takes WebSocket upgrades that pass the host, path and origin rules (ws.ts); absent: refused. */
   websocket?: UpgradeHandler;
+  /** Answer simple JSON POSTs without node:http (default true; false for A/B runs and tests). */
+  fastPath?: boolean;
+  /** Whole-request deadline (default 30 s) and keep-alive idle limit (default 120 s); tests shorten them. */
+  requestTimeoutMs?: number;
+  idleTimeoutMs?: number;
 }
 
 /** Receives an HTTP upgrade request that passed this server's checks. */
@@ -40,6 +47,7 @@ const PREFLIGHT_MAX_AGE = '600';
 
 export class HttpRpcServer {
   private server: Server | undefined;
+  private fast: HttpFastPath | undefined;
   private bound: { host: string; port: number } | undefined;
   private readonly bodyLimit: number;
   private readonly anyHost: boolean;
@@ -66,13 +74,19 @@ export class HttpRpcServer {
       { noDelay: true, connectionsCheckingInterval: 5_000 },
       (req, res) => this.onRequest(req, res),
     );
-    server.requestTimeout = REQUEST_TIMEOUT_MS; // whole request: headers and body
-    server.headersTimeout = REQUEST_TIMEOUT_MS;
-    server.keepAliveTimeout = IDLE_TIMEOUT_MS;
-    server.maxConnections = MAX_HTTP_CONNECTIONS;
+    const requestTimeout = this.o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    const idleTimeout = this.o.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+    server.requestTimeout = requestTimeout; // whole request: headers and body
+    server.headersTimeout = requestTimeout;
+    server.keepAliveTimeout = idleTimeout;
+    server.maxConnections = MAX_HTTP_CONNECTIONS; // counts fast-path connections too: one listener
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
+    const fast = this.o.fastPath === false ? undefined : this.fastPathFor(server, requestTimeout, idleTimeout);
     return new Promise((resolve, reject) => {
-      const onError = (err: Error): void => reject(err);
+      const onError = (err: Error): void => {
+        fast?.close();
+        reject(err);
+      };
       server.once('error', onError);
       server.listen(this.o.port, this.o.host, () => {
         server.off('error', onError);
@@ -80,6 +94,7 @@ export class HttpRpcServer {
         server.on('error', () => undefined);
         const info = server.address() as AddressInfo;
         this.server = server;
+        this.fast = fast;
         this.bound = { host: info.address, port: info.port };
         resolve(this.bound);
       });
@@ -92,10 +107,38 @@ export class HttpRpcServer {
     if (server === undefined) return Promise.resolve();
     this.server = undefined;
     this.bound = undefined;
+    this.fast?.close();
+    this.fast = undefined;
     return new Promise((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
+  }
+
+  /**
+   * node:http's server still listens (one port, one connection limit, its own tracking of the
+   * connections handed to it); the fast path takes each new connection first and gives node:http
+   * those it does not serve, through node:http's own 'connection' listener.
+   */
+  private fastPathFor(server: Server, requestTimeoutMs: number, idleTimeoutMs: number): HttpFastPath {
+    const nodeListeners = server.listeners('connection') as ((socket: Socket) => void)[];
+    server.removeAllListeners('connection');
+    const fast = new HttpFastPath(
+      {
+        bodyLimit: this.bodyLimit,
+        requestTimeoutMs,
+        idleTimeoutMs,
+        route: this.o.route,
+        hostAllowed: (header) => this.hostAllowed(header),
+        allowedOrigin: (origin) => this.allowedOrigin(origin),
+        isJsonContentType,
+      },
+      (socket) => {
+        for (const listener of nodeListeners) listener.call(server, socket);
+      },
+    );
+    server.on('connection', (socket: Socket) => fast.accept(socket));
+    return fast;
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
