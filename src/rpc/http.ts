@@ -44,6 +44,8 @@ const HTTP_CONTEXT: CallContext = { transport: 'http' };
 const ALLOWED_METHODS = 'POST, GET, HEAD, OPTIONS';
 const PREFLIGHT_METHODS = new Set(['POST', 'GET', 'HEAD', 'OPTIONS']);
 const PREFLIGHT_MAX_AGE = '600';
+const REFUSED_LINGER_MS = 500;
+const REFUSED_LINGER_BYTES = 1024 * 1024;
 
 export class HttpRpcServer {
   private server: Server | undefined;
@@ -294,11 +296,36 @@ function plain(res: ServerResponse, status: number, body: string, corsOrigin: st
   res.end(body);
 }
 
-// A refused request's body is never read: close the connection rather than let node:http
+// A refused request's body is not read: close the connection rather than let node:http
 // drain an upload of any size to keep it alive.
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: string, cors: string | undefined): void {
-  if (hasBody(req)) res.shouldKeepAlive = false;
+  if (hasBody(req)) {
+    res.shouldKeepAlive = false;
+    lingerBeforeClose(req.socket);
+  }
   plain(res, status, body, cors);
+}
+
+/**
+ * Closing at once, with unread bytes arriving, sends a reset that can reach a client still
+ * uploading before it has read the refusal. So, as Go's server does, the connection is half-closed
+ * after the reply and what still arrives is read and dropped (nothing is kept) for at most
+ * REFUSED_LINGER_MS or REFUSED_LINGER_BYTES, then it is closed.
+ */
+function lingerBeforeClose(socket: Socket): void {
+  // node:http calls destroySoon() once the last reply of a connection is sent.
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    const from = this.bytesRead;
+    this.end();
+    const check = setInterval(() => {
+      if (this.bytesRead - from > REFUSED_LINGER_BYTES) this.destroy();
+    }, 20);
+    const limit = setTimeout(() => this.destroy(), REFUSED_LINGER_MS);
+    this.once('close', () => {
+      clearInterval(check);
+      clearTimeout(limit);
+    });
+  };
 }
 
 function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number, cors: string | undefined): void {

@@ -295,3 +295,30 @@ t.test('stop() drops fast-path and handed-over connections alike', async (t) => 
   await Promise.all([fast.closedPromise, handed.closedPromise, half.closedPromise]);
   t.pass('all three closed');
 });
+
+t.test('a refused upload is read and dropped for a moment after the 413, then the connection is closed', async (t) => {
+  const { port } = await serve(t);
+  // allowHalfOpen: the client keeps writing after the server's FIN, as an uploading client does.
+  const c = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  t.teardown(() => c.destroy());
+  let text = '';
+  let error: string | undefined;
+  c.on('data', (d: Buffer) => (text += d.toString('latin1')));
+  c.on('error', (e: NodeJS.ErrnoException) => (error = e.code));
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  c.write(`POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${6 * 1024 * 1024}\r\n\r\n`);
+  for (let i = 0; i < 100 && !text.includes('\r\n\r\n'); i++) await sleep(20);
+  t.match(text, /^HTTP\/1\.1 413 /);
+  // Still sending, well inside the linger: no reset.
+  for (let i = 0; i < 3; i++) {
+    await new Promise<void>((resolve) => c.write(Buffer.alloc(64 * 1024, 0x20), () => resolve()));
+    await sleep(30);
+  }
+  t.equal(error, undefined, 'the server was still reading');
+  // Past the linger the server has closed: a write now fails (EPIPE or ECONNRESET).
+  for (let i = 0; i < 100 && error === undefined; i++) {
+    c.write(Buffer.alloc(1024));
+    await sleep(50);
+  }
+  t.match(error, /^(EPIPE|ECONNRESET)$/, 'then the connection was closed');
+});
