@@ -199,6 +199,26 @@ t.test('pipelined requests in one write are answered in order, across a hand-off
   ]);
 });
 
+t.test('a long pipeline (far past the read-ahead bound) and a large body in pieces are all answered, in order', async (t) => {
+  const { port, onFastPath } = await serve(t);
+  const c = new RawClient(port);
+  t.teardown(() => c.socket.destroy());
+  const N = 3000;
+  let bytes = '';
+  for (let i = 0; i < N; i++) bytes += postHead(`{"jsonrpc":"2.0","id":${i},"method":"echo","params":[${i}]}`);
+  await c.write(bytes);
+  const replies = await c.read(N);
+  t.equal(replies.length, N);
+  t.equal(replies.filter((r, i) => r.body !== `{"jsonrpc":"2.0","id":${i},"result":[${i}]}`).length, 0, 'every reply, in order');
+  const big = `{"jsonrpc":"2.0","id":1,"method":"returnsNull","params":["${'x'.repeat(4 * 1024 * 1024)}"]}`;
+  const whole = Buffer.from(postHead(big) + postHead(CALL));
+  for (let at = 0; at < whole.length; at += 100_000) await c.write(whole.subarray(at, at + 100_000));
+  const [r1, r2] = await c.read(2);
+  t.equal(r1?.body, '{"jsonrpc":"2.0","id":1,"result":null}');
+  t.equal(r2?.body, REPLY);
+  t.equal(onFastPath(), 1, 'all on the fast path');
+});
+
 t.test('a request sent one byte at a time; a hand-off in the middle of a head', async (t) => {
   const { port, onFastPath } = await serve(t);
   const c = new RawClient(port);
