@@ -310,7 +310,7 @@ function parseHead(buf: Buffer, headEnd: number, rules: FastPathRules): Head | u
   }
   // node:http refuses an HTTP/1.1 request without Host (400); an over-limit length is its 413.
   if (length === undefined || !DIGITS.test(length) || Number(length) > rules.bodyLimit) return undefined;
-  if (host === undefined || !rules.hostAllowed(host) || !rules.isJsonContentType(type)) return undefined;
+  if (host === undefined || !rules.hostAllowed(host) || (type !== 'application/json' && !rules.isJsonContentType(type))) return undefined;
   let close = false;
   if (connection !== undefined) {
     for (const token of connection.split(',')) {
