@@ -241,15 +241,15 @@ class FastConnection {
     socket.off('end', this.onEnd);
     socket.off('close', this.onClose);
     socket.off('drain', this.onDrain);
-    socket.off('error', noop);
     this.owner.forget(this);
     this.join();
     if (this.ended) {
       // The client has stopped sending, and node:http could not see that end any more; it drops
-      // a request cut short by the client's end too.
+      // a request cut short by the client's end too. (The error listener stays: a reset must not throw.)
       socket.end(() => socket.destroy());
       return;
     }
+    socket.off('error', noop); // node:http adds its own at once
     if (this.pending !== undefined) socket.unshift(this.pending);
     this.pending = undefined;
     this.owner.handOff(socket);

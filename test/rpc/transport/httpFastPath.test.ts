@@ -342,3 +342,30 @@ t.test('a refused upload is read and dropped for a moment after the 413, then th
   }
   t.match(error, /^(EPIPE|ECONNRESET)$/, 'then the connection was closed');
 });
+
+t.test('half-closes and resets at awkward moments leave the server answering', async (t) => {
+  const { port } = await serve(t);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // A call, then a GET (to hand over) and the client's end, all while the call still runs:
+  // the call is answered, then the connection is closed.
+  const halfOpen = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  halfOpen.on('error', () => undefined);
+  let text = '';
+  halfOpen.on('data', (d: Buffer) => (text += d.toString('latin1')));
+  const closed = new Promise<void>((resolve) => halfOpen.on('close', () => resolve()));
+  halfOpen.end(postHead('{"jsonrpc":"2.0","id":1,"method":"slow","params":[50,1]}') + getHead);
+  await Promise.race([closed, sleep(WAIT_MS)]);
+  t.match(text, /^HTTP\/1\.1 200 OK[\s\S]*\{"jsonrpc":"2\.0","id":1,"result":1\}/);
+  t.equal(halfOpen.destroyed, true, 'closed after the answer');
+  // Resets: mid-head, mid-body, and while a call runs.
+  for (const bytes of ['POST / HTTP/1.1\r\nHo', postHead(CALL).slice(0, -5), postHead('{"jsonrpc":"2.0","id":1,"method":"slow","params":[30]}')]) {
+    const c = connect(port, '127.0.0.1');
+    c.on('error', () => undefined);
+    await new Promise<void>((resolve) => c.once('connect', () => resolve()));
+    c.write(bytes);
+    await sleep(10);
+    c.resetAndDestroy();
+  }
+  await sleep(60);
+  t.equal((await exchange(port, postHead(CALL), 1))[0]?.body, REPLY, 'still serving');
+});
