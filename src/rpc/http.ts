@@ -50,6 +50,8 @@ const REFUSED_LINGER_BYTES = 1024 * 1024;
 export class HttpRpcServer {
   private server: Server | undefined;
   private fast: HttpFastPath | undefined;
+  /** handed-over connections whose request began on the fast path, and that request's deadline */
+  private readonly carried = new WeakMap<Duplex, NodeJS.Timeout>();
   private bound: { host: string; port: number } | undefined;
   private readonly bodyLimit: number;
   private readonly anyHost: boolean;
@@ -135,15 +137,43 @@ export class HttpRpcServer {
         allowedOrigin: (origin) => this.allowedOrigin(origin),
         isJsonContentType,
       },
-      (socket) => {
+      (socket, deadline) => {
         for (const listener of nodeListeners) listener.call(server, socket);
+        if (deadline !== undefined) this.carryDeadline(socket, deadline);
       },
     );
     server.on('connection', (socket: Socket) => fast.accept(socket));
     return fast;
   }
 
+  /**
+   * node:http times a handed-over request from the hand-off; the time its head took on the fast
+   * path counts too, so its original deadline is kept here until node:http has read it whole.
+   */
+  private carryDeadline(socket: Socket, deadline: number): void {
+    const timer = setTimeout(() => {
+      this.carried.delete(socket);
+      // As node:http's own request timeout: 408 unless a reply has begun, then close.
+      const replying = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent === true;
+      if (!replying && socket.writable) socket.write('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+      socket.destroy();
+    }, Math.max(0, deadline - Date.now()));
+    timer.unref();
+    this.carried.set(socket, timer);
+    socket.once('close', () => clearTimeout(timer));
+  }
+
+  /** The request carrying a fast-path deadline has been read whole (or taken by an upgrade). */
+  private releaseDeadline(socket: Duplex, req?: IncomingMessage): void {
+    const timer = this.carried.get(socket);
+    if (timer === undefined) return;
+    this.carried.delete(socket);
+    if (req === undefined || req.complete) clearTimeout(timer);
+    else req.once('end', () => clearTimeout(timer));
+  }
+
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    this.releaseDeadline(req.socket, req);
     const origin = req.headers.origin;
     const cors = origin === undefined ? undefined : this.allowedOrigin(origin);
     if (!this.hostAllowed(req.headers.host)) return refuse(req, res, 403, 'invalid host specified\n', cors);
@@ -177,6 +207,7 @@ export class HttpRpcServer {
   /** WebSocket handshakes: the same Host and path rules as calls; a browser's Origin must be allowed (CORS list). */
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => undefined);
+    this.releaseDeadline(socket);
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const dispatcher = this.o.route(query < 0 ? url : url.slice(0, query));

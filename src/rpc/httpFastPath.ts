@@ -49,10 +49,13 @@ export class HttpFastPath {
   private readonly sweeper: NodeJS.Timeout;
   private readonly keepAlive: string;
 
-  /** `handOff` gives a socket to node:http (its own 'connection' listener). */
+  /**
+   * `handOff` gives a socket to node:http (its own 'connection' listener), with the deadline of a
+   * request already begun here (node:http's own clock starts again at the hand-off).
+   */
   constructor(
     readonly rules: FastPathRules,
-    readonly handOff: (socket: Socket) => void,
+    readonly handOff: (socket: Socket, deadline: number | undefined) => void,
   ) {
     // Deadlines are checked by one sweep, as node:http does, rather than a timer per request.
     const every = Math.max(20, Math.min(5_000, Math.floor(Math.min(rules.requestTimeoutMs, rules.idleTimeoutMs) / 4)));
@@ -250,9 +253,10 @@ class FastConnection {
       return;
     }
     socket.off('error', noop); // node:http adds its own at once
-    if (this.pending !== undefined) socket.unshift(this.pending);
+    const begun = this.pending !== undefined;
+    if (begun) socket.unshift(this.pending!);
     this.pending = undefined;
-    this.owner.handOff(socket);
+    this.owner.handOff(socket, begun ? this.deadline : undefined);
     if (socket.isPaused()) socket.resume();
   }
 }

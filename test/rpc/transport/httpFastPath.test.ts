@@ -369,3 +369,26 @@ t.test('half-closes and resets at awkward moments leave the server answering', a
   await sleep(60);
   t.equal((await exchange(port, postHead(CALL), 1))[0]?.body, REPLY, 'still serving');
 });
+
+t.test('a request whose head arrived on the fast path keeps its deadline after the hand-off', async (t) => {
+  // requestTimeoutMs 400; node:http checks its own deadlines only every 5 s, so a close well
+  // before that is the carried deadline's.
+  const { port } = await serve(t, { requestTimeoutMs: 400 });
+  const c = new RawClient(port);
+  t.teardown(() => c.socket.destroy());
+  await c.write('POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n');
+  await new Promise((r) => setTimeout(r, 200));
+  await c.write('Transfer-Encoding: chunked\r\n\r\n5\r\nab'); // handed over, body never finished
+  const first = await Promise.race([c.closedPromise.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 2_500))]);
+  t.equal(first, 'closed');
+  const [r] = await c.read(1);
+  t.equal(r?.status, 408);
+  // A request handed over whole is not cut: the health check and later calls are served.
+  const ok = new RawClient(port);
+  t.teardown(() => ok.socket.destroy());
+  await ok.write(getHead);
+  t.equal((await ok.read(1))[0]?.status, 200);
+  await new Promise((r) => setTimeout(r, 600));
+  await ok.write(postHead(CALL));
+  t.equal((await ok.read(1))[0]?.body, REPLY, 'the connection outlived the first deadline');
+});
