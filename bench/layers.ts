@@ -1,9 +1,10 @@
 // Where the time of one request goes, layer by layer (`BENCH_ONLY=layers`). Each layer is timed
 // alone, in this process, on a real node's objects (McNode on a temp datadir, HTTP off, mining
-// off); the HTTP floor is a bare node:http server in its own process under the same load as the
-// real bench. The throughput rows of `npm run bench` say what a client sees; this says why.
+// off); the HTTP floors are a bare node:http server and our HTTP server (fast path on, then off)
+// answering a constant method, each in its own process under the same load as the real bench. The throughput rows of `npm run bench` say what a client sees; this says why.
 
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,8 @@ import { createLogger } from '../src/log.js';
 import { Dispatcher } from '../src/rpc/dispatch.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../src/rpc/jsonLimits.js';
 import { runLoad } from './load.js';
+import { processCpuTimes } from './nodeProcess.js';
+import { runWrk, wrkAvailable } from './wrk.js';
 import { CHAIN_ID, GAS_PRICE } from './transfers.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -42,11 +45,25 @@ async function perCall(n: number, fn: (i: number) => unknown): Promise<number> {
   return best;
 }
 
-/** req/s of a bare node:http server (fixed JSON reply) in its own process: the transport's ceiling. */
-async function httpFloor(seconds: number): Promise<number> {
-  const script = `const http=require('node:http');const b='{"jsonrpc":"2.0","id":1,"result":"0x1"}';
-    const s=http.createServer({noDelay:true},(q,r)=>{q.on('data',()=>{});q.on('end',()=>{r.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});r.end(b)})});
-    s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
+/** A bare node:http server with a fixed JSON reply: what node:http alone costs. */
+const BARE_NODE_HTTP = `const http=require('node:http');const b='{"jsonrpc":"2.0","id":1,"result":"0x1"}';
+  const s=http.createServer({noDelay:true},(q,r)=>{q.on('data',()=>{});q.on('end',()=>{r.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});r.end(b)})});
+  s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
+
+/** The node's own HTTP server and dispatcher over a one-method table (a constant result). */
+function ownServer(fastPath: boolean): string {
+  const rpc = (file: string) => JSON.stringify(fileURLToPath(new URL(`../src/rpc/${file}`, import.meta.url)));
+  return `Promise.all([import(${rpc('http.js')}),import(${rpc('dispatch.js')})]).then(async([h,d])=>{
+    const dispatcher=new d.Dispatcher({methods:new Map([['mc_blockNumber',{handler:()=>'0x1'}]])});
+    const s=new h.HttpRpcServer({host:'127.0.0.1',port:0,corsOrigins:[],vhosts:['*'],route:()=>dispatcher,fastPath:${fastPath}});
+    console.log((await s.start()).port)});`;
+}
+
+/**
+ * A server script (prints its port) in its own process under the bench's load (wrk when
+ * installed): req/s, and the server's CPU µs per request (less noisy on a shared machine).
+ */
+async function httpFloor(seconds: number, script: string): Promise<{ perSecond: number; cpuUs: number }> {
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve, reject) => {
@@ -54,8 +71,17 @@ async function httpFloor(seconds: number): Promise<number> {
       child.once('exit', () => reject(new Error('floor server exited')));
     });
     const body = '{"jsonrpc":"2.0","id":1,"method":"mc_blockNumber","params":[]}';
-    const r = await runLoad({ url: `http://127.0.0.1:${port}/`, connections: 16, durationMs: seconds * 1000, warmupMs: 500, body });
-    return r.perSecond;
+    const url = `http://127.0.0.1:${port}/`;
+    const load = () =>
+      wrkAvailable()
+        ? runWrk({ url, connections: 16, seconds, body })
+        : runLoad({ url, connections: 16, durationMs: seconds * 1000, warmupMs: 500, body });
+    if (wrkAvailable()) await runWrk({ url, connections: 16, seconds: 1, body }); // warm-up
+    const c0 = processCpuTimes(child.pid!);
+    const r = await load();
+    const c1 = processCpuTimes(child.pid!);
+    const cpuUs = c0 && c1 ? ((c1.user + c1.system - c0.user - c0.system) * 1e6) / r.requests : NaN;
+    return { perSecond: r.perSecond, cpuUs };
   } finally {
     child.kill('SIGKILL');
   }
@@ -90,7 +116,10 @@ export async function benchLayers(): Promise<void> {
     const fullBn = await perCall(N, () => direct.handle(blockNumber, { transport: 'http' }));
     const fullBal = await perCall(N / 4, () => direct.handle(getBalance, { transport: 'http' }));
     const viaJayson = await perCall(N, () => jayson.handle(blockNumber, { transport: 'http' }));
-    const floor = await httpFloor(seconds);
+    const floor = await httpFloor(seconds, BARE_NODE_HTTP);
+    const fastFloor = await httpFloor(seconds, ownServer(true));
+    const slowFloor = await httpFloor(seconds, ownServer(false));
+    const rate = (v: number) => `${Math.round(v).toLocaleString('en-US')} req/s`;
     const rows: [string, string][] = [
       ['parse (depth check + JSON.parse)', us(parse)],
       ['dispatch envelope (parse, decode, lookup, call, reply) on a constant method', us(envelope)],
@@ -98,7 +127,9 @@ export async function benchLayers(): Promise<void> {
       ['handler mc_blockNumber / mc_getBalance (warm state)', `${us(handlerBn)} / ${us(handlerBal)}`],
       ['encode a small reply (JSON.stringify)', us(encode)],
       ['whole dispatcher mc_blockNumber / mc_getBalance', `${us(fullBn)} / ${us(fullBal)}`],
-      [`node:http alone (bare server, own process, 16 conns): ${Math.round(floor).toLocaleString('en-US')} req/s`, us(1e6 / floor)],
+      [`node:http alone (bare server, own process, 16 conns; server CPU per request): ${rate(floor.perSecond)}`, us(floor.cpuUs)],
+      [`our HTTP server, fast path, constant method (same): ${rate(fastFloor.perSecond)}`, us(fastFloor.cpuUs)],
+      [`our HTTP server, fast path off: node:http for every request (same): ${rate(slowFloor.perSecond)}`, us(slowFloor.cpuUs)],
     ];
     // --- the transfer path ---
     const [key] = deriveDevKeys(MNEMONIC, 1);

@@ -46,7 +46,7 @@ const clockTicks = (() => {
   }
 })();
 
-function processCpuTimes(pid: number): CpuTimes | undefined {
+export function processCpuTimes(pid: number): CpuTimes | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15.

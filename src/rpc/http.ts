@@ -1,11 +1,13 @@
-// The JSON-RPC HTTP endpoint on plain node:http, with geth's transport rules (README "Transports"):
+// The JSON-RPC HTTP endpoint on node:http, with geth's transport rules (README "Transports"):
 // POST only, JSON content types, 5 MiB bodies, Host allow-list, CORS allow-list, timeouts.
-// Everything about JSON-RPC itself is the Dispatcher's job.
+// New connections meet the fast path first (httpFastPath.ts), which answers simple JSON POSTs
+// itself and hands anything else to node:http. Everything about JSON-RPC is the Dispatcher's job.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP, type AddressInfo } from 'node:net';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from './dispatch.js';
+import { HttpFastPath } from './httpFastPath.js';
 import { MAX_REQUEST_BYTES } from './jsonLimits.js';
 import type { CallContext } from './types.js';
 
@@ -21,6 +23,11 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** Takes WebSocket upgrades that pass the host, path and origin rules (ws.ts); absent: refused. */
   websocket?: UpgradeHandler;
+  /** Answer simple JSON POSTs without node:http (default true; false for A/B runs and tests). */
+  fastPath?: boolean;
+  /** Whole-request deadline (default 30 s) and keep-alive idle limit (default 120 s); tests shorten them. */
+  requestTimeoutMs?: number;
+  idleTimeoutMs?: number;
 }
 
 /** Receives an HTTP upgrade request that passed this server's checks. */
@@ -37,9 +44,14 @@ const HTTP_CONTEXT: CallContext = { transport: 'http' };
 const ALLOWED_METHODS = 'POST, GET, HEAD, OPTIONS';
 const PREFLIGHT_METHODS = new Set(['POST', 'GET', 'HEAD', 'OPTIONS']);
 const PREFLIGHT_MAX_AGE = '600';
+const REFUSED_LINGER_MS = 500;
+const REFUSED_LINGER_BYTES = 1024 * 1024;
 
 export class HttpRpcServer {
   private server: Server | undefined;
+  private fast: HttpFastPath | undefined;
+  /** handed-over connections whose request began on the fast path, and that request's deadline */
+  private readonly carried = new WeakMap<Duplex, NodeJS.Timeout>();
   private bound: { host: string; port: number } | undefined;
   private readonly bodyLimit: number;
   private readonly anyHost: boolean;
@@ -66,13 +78,19 @@ export class HttpRpcServer {
       { noDelay: true, connectionsCheckingInterval: 5_000 },
       (req, res) => this.onRequest(req, res),
     );
-    server.requestTimeout = REQUEST_TIMEOUT_MS; // whole request: headers and body
-    server.headersTimeout = REQUEST_TIMEOUT_MS;
-    server.keepAliveTimeout = IDLE_TIMEOUT_MS;
-    server.maxConnections = MAX_HTTP_CONNECTIONS;
+    const requestTimeout = this.o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    const idleTimeout = this.o.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+    server.requestTimeout = requestTimeout; // whole request: headers and body
+    server.headersTimeout = requestTimeout;
+    server.keepAliveTimeout = idleTimeout;
+    server.maxConnections = MAX_HTTP_CONNECTIONS; // counts fast-path connections too: one listener
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
+    const fast = this.o.fastPath === false ? undefined : this.fastPathFor(server, requestTimeout, idleTimeout);
     return new Promise((resolve, reject) => {
-      const onError = (err: Error): void => reject(err);
+      const onError = (err: Error): void => {
+        fast?.close();
+        reject(err);
+      };
       server.once('error', onError);
       server.listen(this.o.port, this.o.host, () => {
         server.off('error', onError);
@@ -80,6 +98,7 @@ export class HttpRpcServer {
         server.on('error', () => undefined);
         const info = server.address() as AddressInfo;
         this.server = server;
+        this.fast = fast;
         this.bound = { host: info.address, port: info.port };
         resolve(this.bound);
       });
@@ -92,13 +111,69 @@ export class HttpRpcServer {
     if (server === undefined) return Promise.resolve();
     this.server = undefined;
     this.bound = undefined;
+    this.fast?.close();
+    this.fast = undefined;
     return new Promise((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
   }
 
+  /**
+   * node:http's server still listens (one port, one connection limit, its own tracking of the
+   * connections handed to it); the fast path takes each new connection first and gives node:http
+   * those it does not serve, through node:http's own 'connection' listener.
+   */
+  private fastPathFor(server: Server, requestTimeoutMs: number, idleTimeoutMs: number): HttpFastPath {
+    const nodeListeners = server.listeners('connection') as ((socket: Socket) => void)[];
+    server.removeAllListeners('connection');
+    const fast = new HttpFastPath(
+      {
+        bodyLimit: this.bodyLimit,
+        requestTimeoutMs,
+        idleTimeoutMs,
+        route: this.o.route,
+        hostAllowed: (header) => this.hostAllowed(header),
+        allowedOrigin: (origin) => this.allowedOrigin(origin),
+        isJsonContentType,
+      },
+      (socket, deadline) => {
+        for (const listener of nodeListeners) listener.call(server, socket);
+        if (deadline !== undefined) this.carryDeadline(socket, deadline);
+      },
+    );
+    server.on('connection', (socket: Socket) => fast.accept(socket));
+    return fast;
+  }
+
+  /**
+   * node:http times a handed-over request from the hand-off; the time its head took on the fast
+   * path counts too, so its original deadline is kept here until node:http has read it whole.
+   */
+  private carryDeadline(socket: Socket, deadline: number): void {
+    const timer = setTimeout(() => {
+      this.carried.delete(socket);
+      // As node:http's own request timeout: 408 unless a reply has begun, then close.
+      const replying = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage?.headersSent === true;
+      if (!replying && socket.writable) socket.write('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+      socket.destroy();
+    }, Math.max(0, deadline - Date.now()));
+    timer.unref();
+    this.carried.set(socket, timer);
+    socket.once('close', () => clearTimeout(timer));
+  }
+
+  /** The request carrying a fast-path deadline has been read whole (or taken by an upgrade). */
+  private releaseDeadline(socket: Duplex, req?: IncomingMessage): void {
+    const timer = this.carried.get(socket);
+    if (timer === undefined) return;
+    this.carried.delete(socket);
+    if (req === undefined || req.complete) clearTimeout(timer);
+    else req.once('end', () => clearTimeout(timer));
+  }
+
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    this.releaseDeadline(req.socket, req);
     const origin = req.headers.origin;
     const cors = origin === undefined ? undefined : this.allowedOrigin(origin);
     if (!this.hostAllowed(req.headers.host)) return refuse(req, res, 403, 'invalid host specified\n', cors);
@@ -132,6 +207,7 @@ export class HttpRpcServer {
   /** WebSocket handshakes: the same Host and path rules as calls; a browser's Origin must be allowed (CORS list). */
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => undefined);
+    this.releaseDeadline(socket);
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const dispatcher = this.o.route(query < 0 ? url : url.slice(0, query));
@@ -251,11 +327,36 @@ function plain(res: ServerResponse, status: number, body: string, corsOrigin: st
   res.end(body);
 }
 
-// A refused request's body is never read: close the connection rather than let node:http
+// A refused request's body is not read: close the connection rather than let node:http
 // drain an upload of any size to keep it alive.
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: string, cors: string | undefined): void {
-  if (hasBody(req)) res.shouldKeepAlive = false;
+  if (hasBody(req)) {
+    res.shouldKeepAlive = false;
+    lingerBeforeClose(req.socket);
+  }
   plain(res, status, body, cors);
+}
+
+/**
+ * Closing at once, with unread bytes arriving, sends a reset that can reach a client still
+ * uploading before it has read the refusal. So, as Go's server does, the connection is half-closed
+ * after the reply and what still arrives is read and dropped (nothing is kept) for at most
+ * REFUSED_LINGER_MS or REFUSED_LINGER_BYTES, then it is closed.
+ */
+function lingerBeforeClose(socket: Socket): void {
+  // node:http calls destroySoon() once the last reply of a connection is sent.
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    const from = this.bytesRead;
+    this.end();
+    const check = setInterval(() => {
+      if (this.bytesRead - from > REFUSED_LINGER_BYTES) this.destroy();
+    }, 20);
+    const limit = setTimeout(() => this.destroy(), REFUSED_LINGER_MS);
+    this.once('close', () => {
+      clearInterval(check);
+      clearTimeout(limit);
+    });
+  };
 }
 
 function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number, cors: string | undefined): void {
