@@ -4,6 +4,7 @@
 // block after `period` seconds without one), remote (only submitted work seals), off.
 
 import { EventEmitter } from 'node:events';
+import { Address } from '@ethereumjs/util';
 import type { Block } from '../chain/types.js';
 import { blockFromParts, sealHash } from '../chain/block.js';
 import { bigintToFixed, equalBytes } from '../encoding/bytes.js';
@@ -19,6 +20,12 @@ import { aborted, txRejected } from '../errors.js';
 
 import type { MiningMode } from './miningMode.js';
 export { MINING_MODES, type MiningMode } from './miningMode.js';
+
+/** Nonce and balance of `address` in a state manager (zero for a missing account). */
+async function accountIn(sm: BuiltBlock['state'], address: Uint8Array): Promise<{ nonce: bigint; balance: bigint }> {
+  const account = await sm.getAccount(new Address(address));
+  return { nonce: account?.nonce ?? 0n, balance: account?.balance ?? 0n };
+}
 
 export interface Seal {
   nonce: bigint;
@@ -221,7 +228,10 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     }
     hook.done(true);
     await this.pool.drop(built.rejected.map((r) => r.tx));
-    await this.pool.onNewHead(built.transactions);
+    // For a block built here, the senders' accounts come from the post-state the builder holds
+    // (nothing else builds on it before this returns); an import may already be building on its own.
+    const post = imported ? undefined : { root: block.header.stateRoot, accountAt: (address: Uint8Array) => accountIn(built.state, address) };
+    await this.pool.onNewHead(built.transactions, post);
     if (!imported) {
       await this.opts.clock?.blockSealed(block.header.timestamp);
       this.emit('sealed', block);
