@@ -20,6 +20,8 @@ import { exceedsDepth, MAX_JSON_DEPTH } from '../src/rpc/jsonLimits.js';
 import { runLoad } from './load.js';
 import { processCpuTimes } from './nodeProcess.js';
 import { runWrk, wrkAvailable } from './wrk.js';
+import { Sealer } from '../src/miner/sealer.js';
+import { keccak256 } from '../src/encoding/bytes.js';
 import { CHAIN_ID, GAS_PRICE } from './transfers.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -166,6 +168,12 @@ export async function benchLayers(): Promise<void> {
       singles.push(cpuNow() - s);
     }
     singles.sort((a, b) => a - b);
+    // The proof-of-work part of those blocks, alone: a fixed cost per block at this difficulty.
+    const difficulty = node.chain.head.header.difficulty;
+    const sealer = new Sealer({ threads: 1 });
+    const sealHashes = Array.from({ length: 300 }, (_, i) => keccak256(Uint8Array.of(i & 255, i >> 8)));
+    const sealOne = await perCall(sealHashes.length, (i) => sealer.seal(sealHashes[i % sealHashes.length], difficulty));
+    await sealer.close();
     rows.push(
       ['transfer: RLP decode + field checks', us(decodeOnly)],
       ['transfer: signature recovery (extra)', us(decodeRecover - decodeOnly)],
@@ -173,6 +181,7 @@ export async function benchLayers(): Promise<void> {
       [`transfer: block build, per tx (block of ${built.transactions.length})`, us(buildPerTx)],
       [`transfer: build + seal + commit, per tx (block of ${T})`, us(bigBlock / T)],
       ['transfer: build + seal + commit of a 1-tx block (median of 50)', us(singles[25])],
+      [`transfer: of which the proof-of-work seal at difficulty ${difficulty} (mean)`, us(sealOne)],
     );
     const width = Math.max(...rows.map((r) => r[0].length));
     for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value.padStart(12)}`);

@@ -160,6 +160,7 @@ export class McNode {
         const account = await world.getAccount(chain!.head.header.stateRoot, address);
         return { nonce: account?.nonce ?? 0n, balance: account?.balance ?? 0n };
       },
+      headRoot: () => chain!.head.header.stateRoot,
     });
 
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();

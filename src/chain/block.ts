@@ -32,7 +32,21 @@ function headerFields(h: Header, withSeal: boolean): RlpFields {
   return fields;
 }
 
-export const encodeHeader = (h: Header): Uint8Array => RLP.encode(headerFields(h, true));
+/**
+ * Encodings of headers already encoded: a block's header is encoded for its hash, its stored
+ * record and its announcement. Headers are never changed after they are made (a sealed header
+ * is a new object), so the first encoding stays right.
+ */
+const encodedHeaders = new WeakMap<Header, Uint8Array>();
+
+export function encodeHeader(h: Header): Uint8Array {
+  let encoded = encodedHeaders.get(h);
+  if (!encoded) {
+    encoded = RLP.encode(headerFields(h, true));
+    encodedHeaders.set(h, encoded);
+  }
+  return encoded;
+}
 export const headerHash = (h: Header): Uint8Array => keccak256(encodeHeader(h));
 /** The pow-hash: keccak256 of the header without mixHash and nonce (README "Proof of work and mining"). */
 export const sealHash = (h: Header): Uint8Array => keccak256(RLP.encode(headerFields(h, false)));
@@ -74,6 +88,14 @@ function headerFromFields(f: Uint8Array[]): Header {
     mixHash: f[13],
     nonce: f[14],
   };
+}
+
+/** Bytes of an RLP list prefix for a payload of `length` bytes. */
+function listPrefixLength(length: number): number {
+  if (length < 56) return 1;
+  let bytes = 0;
+  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) bytes++;
+  return 1 + bytes;
 }
 
 /**
@@ -123,7 +145,11 @@ export function decodeBlockParts(bytes: Uint8Array): { header: Header; rawTxs: U
 
 export function blockFromParts(header: Header, transactions: SignedTx[]): Block {
   const encodedHeader = encodeHeader(header);
-  return { header, hash: keccak256(encodedHeader), transactions, size: encodeBlockFromRaw(encodedHeader, transactions.map((tx) => tx.raw)).length };
+  // The size of encodeBlockFromRaw's output, counted instead of built.
+  let txBytes = 0;
+  for (const tx of transactions) txBytes += tx.raw.length;
+  const body = encodedHeader.length + listPrefixLength(txBytes) + txBytes + EMPTY_LIST.length;
+  return { header, hash: keccak256(encodedHeader), transactions, size: listPrefixLength(body) + body };
 }
 
 /**

@@ -2,17 +2,31 @@
 
 // keccak256 runs on WebAssembly (keccak.ts); re-exported here so every layer has one import.
 export { keccak256 } from './keccak.js';
+import { bytesToHex, hexToBytes } from './hex.js';
 
 /** Minimal big-endian bytes (0 → empty), as RLP wants integers. */
 export function bigintToBytes(value: bigint): Uint8Array {
   if (value < 0n) throw new RangeError('negative integer');
   if (value === 0n) return new Uint8Array();
+  // Nonces, gas, timestamps: small enough for exact Number arithmetic, no string in between.
+  if (value <= MAX_SMALL) {
+    let n = Number(value);
+    let length = 0;
+    for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) length++;
+    const out = new Uint8Array(length);
+    for (let i = length - 1; i >= 0; i--) {
+      out[i] = n % 256;
+      n = Math.floor(n / 256);
+    }
+    return out;
+  }
   let hex = value.toString(16);
   if (hex.length % 2) hex = '0' + hex;
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
+  return hexToBytes(hex);
 }
+
+/** 2^48 - 1: integers up to here convert through Number exactly. */
+const MAX_SMALL = 0xffff_ffff_ffffn;
 
 /** Big-endian bytes left-padded to `length`. */
 export function bigintToFixed(value: bigint, length: number): Uint8Array {
@@ -24,9 +38,14 @@ export function bigintToFixed(value: bigint, length: number): Uint8Array {
 }
 
 export function bytesToBigint(bytes: Uint8Array): bigint {
-  let n = 0n;
-  for (let i = 0; i < bytes.length; i++) n = (n << 8n) | BigInt(bytes[i]);
-  return n;
+  // Up to 6 bytes in a Number; longer ones (values, signatures) through one hex string instead of
+  // a BigInt per byte.
+  if (bytes.length <= 6) {
+    let n = 0;
+    for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i];
+    return BigInt(n);
+  }
+  return BigInt(bytesToHex(bytes));
 }
 
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

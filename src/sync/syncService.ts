@@ -207,6 +207,8 @@ export class SyncService {
 
   /** A new head: the whole block to √n peers, its hash to the others; none to those that have it. */
   private async announce(block: Block): Promise<void> {
+    // Alone (a dev node): no read of the TD, no encoding.
+    if (this.deps.host.peers().length === 0) return;
     const td = await this.deps.chain.getTotalDifficulty(block.hash);
     if (td === undefined) return;
     const all = this.deps.host.peers();

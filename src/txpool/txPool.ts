@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { SignedTx } from '../chain/types.js';
 import { txRejected } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
+import { equalBytes } from '../encoding/bytes.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
 import { GroupWriter } from '../store/groupWriter.js';
@@ -33,6 +34,14 @@ export interface PoolOptions {
   blockGasLimit: () => bigint;
   /** seconds a sender's queued transactions are kept without activity of that sender; 0 = forever */
   lifetime?: number;
+  /** the head's state root: accounts a block's builder handed over count while it is the head's */
+  headRoot?: () => Uint8Array;
+}
+
+/** Accounts in the state of a block just committed, read from its builder's post-state. */
+export interface PostState {
+  root: Uint8Array;
+  accountAt: (address: Uint8Array) => Promise<PoolAccountState>;
 }
 
 export interface PoolContent {
@@ -57,6 +66,11 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
   /** removed by forgetMined without being mined; journal deletion follows in onNewHead */
   private readonly superseded: SignedTx[] = [];
   private readonly expiryTimer: NodeJS.Timeout | undefined;
+  /**
+   * Senders' accounts in the state of the last block this node built (see PostState): a sender
+   * sending again right after its block needs no walk of the new head's state trie.
+   */
+  private built: { root: Uint8Array; accounts: Map<string, PoolAccountState> } | undefined;
   /** returns of rewound transactions, one at a time */
   private returning: Promise<void> = Promise.resolve();
 
@@ -146,11 +160,20 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
 
   /** Reads the sender's account at the head, again if a new head arrived meanwhile. */
   private async accountState(address: Uint8Array): Promise<PoolAccountState> {
+    const known = this.builtAccount(address);
+    if (known) return known;
     for (;;) {
       const version = this.headVersion;
       const state = await this.opts.accountAt(address);
       if (version === this.headVersion) return state;
     }
+  }
+
+  /** The account from the built block's state, while that state is the head's (same root, same state). */
+  private builtAccount(address: Uint8Array): PoolAccountState | undefined {
+    const { built } = this;
+    if (!built || !this.opts.headRoot || !equalBytes(built.root, this.opts.headRoot())) return undefined;
+    return built.accounts.get(bytesToHex(address));
   }
 
   /** Checks the caps for a new nonce; returns the transaction evicted to make room, if any. */
@@ -317,16 +340,23 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
 
   /**
    * After a new head: forgets mined transactions, rereads the miners' accounts, drops what they
-   * can no longer pay for, and promotes what the freed slots allow.
+   * can no longer pay for, and promotes what the freed slots allow. `post` (a block this node
+   * built or imported) gives the accounts from the block's own post-state, kept for admission.
    */
-  async onNewHead(mined: SignedTx[]): Promise<void> {
+  async onNewHead(mined: SignedTx[], post?: PostState): Promise<void> {
     this.forgetMined(mined);
+    const built = post ? { root: post.root, accounts: new Map<string, PoolAccountState>() } : undefined;
+    this.built = built;
     const gone: SignedTx[] = [];
-    for (const key of new Set(mined.map((tx) => bytesToHex(tx.from)))) {
+    const miners = new Map(mined.map((tx) => [bytesToHex(tx.from), tx.from]));
+    for (const [key, from] of miners) {
       const s = this.senders.get(key);
-      if (!s) continue;
-      const state = await this.opts.accountAt(s.from);
-      if (this.senders.get(key) !== s) continue;
+      // A sender with nothing left here is read too when the post-state is at hand: its next
+      // transaction (the usual case: one after another) is then admitted without a trie walk.
+      if (!s && !built) continue;
+      const state = post ? await post.accountAt(from) : await this.opts.accountAt(from);
+      built?.accounts.set(key, state);
+      if (!s || this.senders.get(key) !== s) continue;
       gone.push(...this.advanceSender(key, state.nonce));
       const unaffordable = [...s.txs.values()].filter((tx) => txCost(tx) > state.balance);
       gone.push(...this.removeMany(unaffordable));

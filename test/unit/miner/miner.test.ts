@@ -59,3 +59,39 @@ t.test('a submitted block lands while the local search runs, and stops it', asyn
   t.same(await local, [], 'the local round ends without a block');
   t.equal(aborted, true, 'the new head aborted the local search');
 });
+
+t.test('stopping the miner stops a running local search, and no listener is left behind', async (t) => {
+  const config = defaultConfig();
+  const db = await Database.open(path.join(t.testdir(), 'chaindata'));
+  t.teardown(() => db.close());
+  const core = await openChainCore(config, db, createLogger(0));
+  const pool = new TxPool(db, {
+    minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
+    blockGasLimit: () => core.chain.head.header.gasLimit,
+    accountAt: async () => ({ nonce: 0n, balance: 0n }),
+  });
+  let searchStarted!: () => void;
+  const started = new Promise<void>((resolve) => (searchStarted = resolve));
+  let aborted = false;
+  const seal = (_hash: Uint8Array, _difficulty: bigint, signal: AbortSignal) =>
+    new Promise<Seal | undefined>((resolve) => {
+      searchStarted();
+      signal.addEventListener('abort', () => {
+        aborted = true;
+        resolve(undefined);
+      });
+    });
+  const miner = new Miner(core.chain, pool, core.builder, core.nodes, seal, {
+    mode: 'off', period: 1, coinbase: new Uint8Array(20), extraData: new Uint8Array(),
+    targetGasLimit: 9_000_000n, difficulty: difficultyRule(config, core.chain.genesis),
+  });
+  const newHeadListeners = core.chain.listenerCount('newHead');
+  const local = miner.mineBlocks(1);
+  await started;
+  t.equal(core.chain.listenerCount('newHead'), newHeadListeners + 1, 'the search listens for a new head');
+  await miner.stop();
+  t.equal(aborted, true, 'stop aborted the search');
+  t.same(await local, [], 'no block');
+  t.equal(core.chain.listenerCount('newHead'), newHeadListeners, 'its head listener is gone');
+  t.equal(core.chain.head.header.number, 0n);
+});

@@ -281,3 +281,50 @@ t.test('a mined nonce removes the pool\'s transaction at once, even one that rep
   t.notOk((await journaled(db)).includes(bytesToHex(replacement.hash)), 'and leaves the journal');
   t.same(pool.counts(), { pending: 1, queued: 0 });
 });
+
+t.test('a built block\'s post-state serves admission while its root is the head\'s, and only then', async (t) => {
+  let headRoot = new Uint8Array(32).fill(1);
+  const reads: string[] = [];
+  const { pool, state } = await harness(t, {
+    headRoot: () => headRoot,
+    accountAt: async (address) => {
+      reads.push(bytesToHex(address));
+      return state.get(bytesToHex(address)) ?? { nonce: 0n, balance: 1000n * MC };
+    },
+  });
+  const a = new Account();
+  const key = bytesToHex(a.address);
+  const tx0 = a.tx(0n);
+  await pool.add(tx0);
+  t.same(reads, [key], 'first admission reads the head state');
+  reads.length = 0;
+
+  // Block with tx0 committed: post-state nonce 1, and a balance the pool could not have guessed.
+  headRoot = new Uint8Array(32).fill(2);
+  state.set(key, { nonce: 1n, balance: 5n * MC });
+  const postReads: string[] = [];
+  await pool.onNewHead([tx0], {
+    root: headRoot,
+    accountAt: async (address) => {
+      postReads.push(bytesToHex(address));
+      return { nonce: 1n, balance: 5n * MC };
+    },
+  });
+  t.same(postReads, [key], 'the new head reads the sender from the post-state');
+  t.same(reads, [], 'and not from the head state');
+  await pool.add(a.tx(1n));
+  t.same(reads, [], 'admission after the block needs no state read');
+  t.same(nonces(pool.content().pending.get(key)), [1]);
+  // The post-state's nonce counts: a stale nonce is refused from it.
+  await t.rejects(pool.add(a.tx(0n, { gasPrice: 40n * GWEI })), refusal('nonce too low'));
+  // Its balance counts too: 5 MC cannot pay for 6 MC.
+  await t.rejects(pool.add(a.tx(2n, { value: 6n * MC })), refusal('insufficient funds for gas * price + value'));
+  t.same(reads, []);
+
+  // Another head (a rewind, an import) with another root: the post-state no longer counts.
+  headRoot = new Uint8Array(32).fill(3);
+  state.set(key, { nonce: 1n, balance: 100n * MC });
+  await pool.add(a.tx(2n, { value: 6n * MC }));
+  t.same(reads, [key], 'read from the head state again');
+  t.same(nonces(pool.content().pending.get(key)), [1, 2]);
+});
