@@ -41,7 +41,7 @@ export function itemLength(buf: Uint8Array): number | undefined {
 }
 
 /** Yields each top-level item; throws TruncatedItem when the bytes end inside one. */
-export async function* readItems(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array, void> {
+export async function* readItems(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Uint8Array, void> {
   let buf = new Uint8Array(0);
   let pos = 0;
   for await (const chunk of chunks) {

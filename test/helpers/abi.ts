@@ -18,7 +18,8 @@ export const encodeCall = (signature: string, ...args: (bigint | number | string
 export const topic = (signature: string): string => bytesToHex(keccak256(new TextEncoder().encode(signature)));
 
 export interface CompiledContract {
-  abi: unknown[];
+  /** the ABI as solc writes it (ethers' JsonFragment[]) */
+  abi: any[];
   bytecode: string;
   deployed: string;
 }

@@ -17,7 +17,7 @@ t.test('SIGTERM during a burst leaves a consistent chain', async (t) => {
   const datadir = path.join(dir, 'data');
   const node = await startNode(datadir, ['--mining.mode', 'instant']);
   const to = hexToBytes(DEV[0].address);
-  const txs = [];
+  const txs: { raw: string; hash: string }[] = [];
   for (let nonce = 0n; nonce < BigInt(PER_SENDER); nonce++) {
     for (const sender of DEV.slice(1)) txs.push(rawTx(sender.key, { nonce, to, value: 1000n + nonce, gas: 21_000n }));
   }

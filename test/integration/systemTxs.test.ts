@@ -3,7 +3,7 @@
 // into a fresh datadir to the same head; the same file refused where the genesis has no dev
 // controls; a forged settlement refused with the block number and reason.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { defaultConfig } from '../../src/config/load.js';
@@ -32,7 +32,7 @@ const C = hexToBytes('0x' + 'c3'.repeat(20));
 const WHALE = hexToBytes('0x' + 'ee'.repeat(20));
 
 /** One test directory per test (t.testdir() empties it on each call). */
-const dirs = new Map<Tap.Test, string>();
+const dirs = new Map<Test, string>();
 
 const seal: SealFunction = async (hash, difficulty) => searchNonce(hash, targetBytes(difficulty), 0n, 1 << 22);
 
@@ -41,7 +41,7 @@ function configWith(devControls: boolean): Config {
   return { ...config, genesis: { ...config.genesis, devControls } };
 }
 
-async function open(t: Tap.Test, devControls: boolean, name = 'node'): Promise<ChainCore & { miner: Miner; config: Config }> {
+async function open(t: Test, devControls: boolean, name = 'node'): Promise<ChainCore & { miner: Miner; config: Config }> {
   const config = configWith(devControls);
   const db = await Database.open(path.join(dirs.get(t) ?? dirs.set(t, t.testdir()).get(t)!, name, 'chaindata'));
   t.teardown(() => db.close());

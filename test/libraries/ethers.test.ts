@@ -3,7 +3,7 @@
 // calls, estimateGas, events by polling and by subscription). ethers signs classic transactions.
 
 import t from 'tap';
-import { Contract, ContractFactory, JsonRpcProvider, WebSocketProvider, Wallet, parseEther, type Log } from 'ethers';
+import { Contract, ContractFactory, JsonRpcProvider, WebSocketProvider, Wallet, parseEther, type Log, type TransactionReceipt } from 'ethers';
 import { startNode } from '../helpers/node.js';
 import { DEV } from '../helpers/accounts.js';
 import { contract } from '../helpers/abi.js';
@@ -59,7 +59,7 @@ t.test('ethers v6 over HTTP and WebSocket', async (t) => {
   );
   await new Promise((r) => setTimeout(r, 300)); // both listeners installed
   const tx = await counter.increment(5n);
-  const mined = await within(tx.wait(), 'increment receipt');
+  const mined: TransactionReceipt | null = await within(tx.wait(), 'increment receipt');
   t.equal(mined!.logs.length, 1);
   t.equal(await counter.count(), 5n);
   t.same(await within(polled, 'polled event'), [5n, 5n]);

@@ -2,7 +2,7 @@
 // (RLP decode, keccak of every node, hex-prefix paths) against each block's stateRoot;
 // mc_feeHistory's shape and rewards.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { RLP } from '@ethereumjs/rlp';
 import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV, GWEI, rawTx } from '../../helpers/accounts.js';
@@ -50,7 +50,7 @@ function walk(root: Uint8Array, key: Uint8Array, proof: Uint8Array[]): Uint8Arra
 
 const big = (b: Uint8Array) => (b.length ? BigInt(bytesToHex(b)) : 0n);
 
-async function checkProof(t: Tap.Test, node: TestNode, addr: string, slots: string[], tag: string) {
+async function checkProof(t: Test, node: TestNode, addr: string, slots: string[], tag: string) {
   const block = await node.rpc('mc_getBlockByNumber', [tag, false]);
   const p = await node.rpc('eth_getProof', [addr, slots, tag]);
   t.equal(p.address, addr);

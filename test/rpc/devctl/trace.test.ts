@@ -2,7 +2,7 @@
 // call) and a transaction that reverts inside a nested call, compared field by field with the
 // golden files in test/fixtures/traces (hand-checked; WRITE_GOLDEN=1 rewrites them).
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, startNode, waitFor, type TestNode } from '../../helpers/node.js';
@@ -13,7 +13,7 @@ import { hexToBytes } from '../../../src/encoding/hex.js';
 const GOLDEN = path.join(ROOT, 'test/fixtures/traces');
 let node: TestNode;
 
-function golden(t: Tap.Test, name: string, actual: unknown): void {
+function golden(t: Test, name: string, actual: unknown): void {
   const file = path.join(GOLDEN, `${name}.json`);
   if (process.env.WRITE_GOLDEN === '1') writeFileSync(file, JSON.stringify(actual, null, 2) + '\n');
   t.same(actual, JSON.parse(readFileSync(file, 'utf8')), `${name} matches its golden file`);

@@ -6,7 +6,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { encodeHeader, headerHash } from '../../../src/chain/block.js';
 import type { Header } from '../../../src/chain/types.js';
 import {
-  MAX_HEADERS, MALFORMED, decodeBodies, decodeGetHeaders, decodeHeaders, decodeNewBlock, decodeNewBlockHashes,
+  MAX_HEADERS, decodeBodies, decodeGetHeaders, decodeHeaders, decodeNewBlock, decodeNewBlockHashes,
   encodeGetHeaders, headerItem, uint,
 } from '../../../src/p2p/messages.js';
 import { BoundedSet } from '../../../src/p2p/peer.js';

@@ -19,7 +19,7 @@ function step(pc: number, name: string, stack: bigint[], depth = 0): Interpreter
 t.test('the cap fails the trace and names the limit', async (t) => {
   const logger = new StructLogger(options, 3);
   for (let i = 0; i < 3; i++) logger.step(step(i, 'PUSH1', []));
-  t.throws(() => logger.step(step(3, 'PUSH1', [])), { kind: 'aborted' });
+  t.throws(() => logger.step(step(3, 'PUSH1', [])), { name: 'NodeError', kind: 'aborted' });
   try {
     logger.step(step(4, 'PUSH1', []));
   } catch (err) {
