@@ -289,6 +289,40 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     return stored;
   }
 
+  /**
+   * Stored header encodings of the canonical blocks `numbers`, in order, up to the first one not
+   * stored: two database reads however many, nothing decoded or hashed (serving peers).
+   */
+  async getCanonicalHeaderBytes(numbers: bigint[]): Promise<Uint8Array[]> {
+    const head = this.headBlock.header.number;
+    const cut = numbers.findIndex((n) => n < 0n || n > head);
+    const wanted = cut < 0 ? numbers : numbers.slice(0, cut);
+    const hashes = wanted.map((n) => this.hashByNumber.get(n));
+    const missing = hashes.flatMap((h, i) => (h ? [] : [i]));
+    if (missing.length) {
+      const stored = await this.db.getMany(missing.map((i) => keys.canonical(wanted[i])));
+      missing.forEach((i, k) => (hashes[i] = stored[k]));
+    }
+    const end = hashes.findIndex((h) => !h);
+    const found = (end < 0 ? hashes : hashes.slice(0, end)) as Uint8Array[];
+    const headers = await this.db.getMany(found.map((h) => keys.header(h)));
+    const stop = headers.findIndex((h) => !h);
+    return (stop < 0 ? headers : headers.slice(0, stop)) as Uint8Array[];
+  }
+
+  /** The transactions' exact encodings of each block (undefined: not stored), in one database read for the uncached. */
+  async getRawBodies(hashes: Uint8Array[]): Promise<(Uint8Array[] | undefined)[]> {
+    const out = hashes.map((h) => this.blocksByHash.get(bytesToHex(h))?.transactions.map((tx) => tx.raw));
+    const missing = out.flatMap((b, i) => (b ? [] : [i]));
+    if (missing.length === 0) return out;
+    const stored = await this.db.getMany(missing.map((i) => keys.body(hashes[i])));
+    missing.forEach((i, k) => {
+      const bytes = stored[k];
+      if (bytes) out[i] = (RLP.decode(bytes) as unknown as [Uint8Array, Uint8Array][]).map(([raw]) => raw);
+    });
+    return out;
+  }
+
   async getBlockByNumber(number: bigint): Promise<Block | undefined> {
     const hash = await this.getHashByNumber(number);
     return hash && this.getBlockByHash(hash);
