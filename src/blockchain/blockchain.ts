@@ -1,5 +1,6 @@
 // The canonical chain on disk: head, blocks, receipts, transaction index. A block lands in
-// ONE LevelDB batch with its state nodes, receipts, indexes and the head pointer, and is
+// ONE LevelDB batch with its state nodes, receipts, indexes and the head pointer (a run of
+// synced blocks may share one such batch, the head pointer at the last of them), and is
 // announced (`newHead`) only after that batch resolves. Blocks off the canonical chain (side
 // branches) are stored by hash with their total difficulty; moving the head to another branch
 // or back to an ancestor is one batch too (headSwitch.ts), announced by `rewound`.

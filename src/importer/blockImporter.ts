@@ -1,6 +1,7 @@
 // The one way a block from outside (a peer, a block file) enters the chain. It is verified in
 // full on its parent's state (verifyBlock.ts: header rules, signatures, re-execution, roots,
-// proof of work), then: a child of the head is committed like a mined block; a block on another
+// proof of work), then: a child of the head is committed like a mined block (a run from sync:
+// several children in one batch, see importBlocks); a block on another
 // branch is stored beside the canonical chain; and when a branch's total difficulty exceeds the
 // head's, the head moves to it in one batch (ties keep the head). On a running node every step
 // runs in the miner's write queue, so it never interleaves with storing a locally sealed block.
