@@ -1,5 +1,6 @@
 // The canonical chain on disk: head, blocks, receipts, transaction index. A block lands in
-// ONE LevelDB batch with its state nodes, receipts, indexes and the head pointer, and is
+// ONE LevelDB batch with its state nodes, receipts, indexes and the head pointer (a run of
+// synced blocks may share one such batch, the head pointer at the last of them), and is
 // announced (`newHead`) only after that batch resolves. Blocks off the canonical chain (side
 // branches) are stored by hash with their total difficulty; moving the head to another branch
 // or back to an ancestor is one batch too (headSwitch.ts), announced by `rewound`.
@@ -108,14 +109,11 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     ];
   }
 
-  /** The block as the canonical one at its height, and the new head. */
-  private blockOps(block: Block, receipts: Receipt[], td: bigint): BatchOp[] {
+  /** The block as the canonical one at its height, and (`isHead`) the new head. */
+  private blockOps(block: Block, receipts: Receipt[], td: bigint, isHead = true): BatchOp[] {
     const { hash } = block;
-    const ops: BatchOp[] = [
-      ...this.storeOps(block, receipts, td),
-      { type: 'put', key: keys.canonical(block.header.number), value: hash },
-      { type: 'put', key: keys.head, value: hash },
-    ];
+    const ops: BatchOp[] = [...this.storeOps(block, receipts, td), { type: 'put', key: keys.canonical(block.header.number), value: hash }];
+    if (isHead) ops.push({ type: 'put', key: keys.head, value: hash });
     block.transactions.forEach((tx, index) => {
       ops.push({ type: 'put', key: keys.txIndex(tx.hash), value: RLP.encode([hash, index]) });
     });
@@ -138,17 +136,39 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
 
   /** Appends a sealed child of the head, atomically with `extraOps` (state nodes, journal). */
   commitBlock(block: Block, receipts: Receipt[], extraOps: BatchOp[]): Promise<void> {
+    return this.commitBlocks([{ block, receipts }], extraOps);
+  }
+
+  /**
+   * Appends consecutive blocks (the first a child of the head, each the child of the one before)
+   * in ONE batch with `extraOps`: a crash leaves the old head or the last of them, never a part.
+   * `newHead` is announced for each, in order, once the batch is written.
+   */
+  commitBlocks(entries: NewHeadEvent[], extraOps: BatchOp[]): Promise<void> {
     return this.exclusive(async () => {
+      if (entries.length === 0) return;
       // The caller checked this before its last await; a rewind may have run since.
-      if (!equalBytes(block.header.parentHash, this.headBlock.hash)) {
-        throw new Error(`block #${block.header.number} no longer extends the head #${this.headBlock.header.number}`);
+      const first = entries[0].block;
+      if (!equalBytes(first.header.parentHash, this.headBlock.hash)) {
+        throw new Error(`block #${first.header.number} no longer extends the head #${this.headBlock.header.number}`);
       }
-      const parentTd = await this.getTotalDifficulty(block.header.parentHash);
-      const td = (parentTd ?? 0n) + block.header.difficulty;
-      await this.db.batch([...extraOps, ...this.blockOps(block, receipts, td)]);
-      this.cacheBlock(block, receipts, td);
-      this.headBlock = block;
-      this.emit('newHead', { block, receipts });
+      let td = (await this.getTotalDifficulty(first.header.parentHash)) ?? 0n;
+      const tds: bigint[] = [];
+      const ops = [...extraOps];
+      entries.forEach(({ block, receipts }, i) => {
+        if (i > 0 && !equalBytes(block.header.parentHash, entries[i - 1].block.hash)) {
+          throw new Error(`block #${block.header.number} does not extend the block before it`);
+        }
+        td += block.header.difficulty;
+        tds.push(td);
+        ops.push(...this.blockOps(block, receipts, td, i === entries.length - 1));
+      });
+      await this.db.batch(ops);
+      entries.forEach(({ block, receipts }, i) => this.cacheBlock(block, receipts, tds[i]));
+      for (const entry of entries) {
+        this.headBlock = entry.block;
+        this.emit('newHead', entry);
+      }
     });
   }
 
@@ -270,6 +290,40 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     return stored;
   }
 
+  /**
+   * Stored header encodings of the canonical blocks `numbers`, in order, up to the first one not
+   * stored: two database reads however many, nothing decoded or hashed (serving peers).
+   */
+  async getCanonicalHeaderBytes(numbers: bigint[]): Promise<Uint8Array[]> {
+    const head = this.headBlock.header.number;
+    const cut = numbers.findIndex((n) => n < 0n || n > head);
+    const wanted = cut < 0 ? numbers : numbers.slice(0, cut);
+    const hashes = wanted.map((n) => this.hashByNumber.get(n));
+    const missing = hashes.flatMap((h, i) => (h ? [] : [i]));
+    if (missing.length) {
+      const stored = await this.db.getMany(missing.map((i) => keys.canonical(wanted[i])));
+      missing.forEach((i, k) => (hashes[i] = stored[k]));
+    }
+    const end = hashes.findIndex((h) => !h);
+    const found = (end < 0 ? hashes : hashes.slice(0, end)) as Uint8Array[];
+    const headers = await this.db.getMany(found.map((h) => keys.header(h)));
+    const stop = headers.findIndex((h) => !h);
+    return (stop < 0 ? headers : headers.slice(0, stop)) as Uint8Array[];
+  }
+
+  /** The transactions' exact encodings of each block (undefined: not stored), in one database read for the uncached. */
+  async getRawBodies(hashes: Uint8Array[]): Promise<(Uint8Array[] | undefined)[]> {
+    const out = hashes.map((h) => this.blocksByHash.get(bytesToHex(h))?.transactions.map((tx) => tx.raw));
+    const missing = out.flatMap((b, i) => (b ? [] : [i]));
+    if (missing.length === 0) return out;
+    const stored = await this.db.getMany(missing.map((i) => keys.body(hashes[i])));
+    missing.forEach((i, k) => {
+      const bytes = stored[k];
+      if (bytes) out[i] = (RLP.decode(bytes) as unknown as [Uint8Array, Uint8Array][]).map(([raw]) => raw);
+    });
+    return out;
+  }
+
   async getBlockByNumber(number: bigint): Promise<Block | undefined> {
     const hash = await this.getHashByNumber(number);
     return hash && this.getBlockByHash(hash);
@@ -298,6 +352,21 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     const receipts = decodeStoredReceipts(stored);
     this.receiptsByHash.set(key, receipts);
     return receipts;
+  }
+
+  /** Total difficulties of several blocks (undefined: not stored), in one database read for the uncached. */
+  async getTotalDifficulties(hashes: Uint8Array[]): Promise<(bigint | undefined)[]> {
+    const out = hashes.map((h) => this.tdByHash.get(bytesToHex(h)));
+    const missing = out.flatMap((td, i) => (td === undefined ? [i] : []));
+    if (missing.length === 0) return out;
+    const stored = await this.db.getMany(missing.map((i) => keys.td(hashes[i])));
+    missing.forEach((i, k) => {
+      const bytes = stored[k];
+      if (!bytes) return;
+      out[i] = bytesToBigint(bytes);
+      this.tdByHash.set(bytesToHex(hashes[i]), out[i]!);
+    });
+    return out;
   }
 
   async getTotalDifficulty(blockHash: Uint8Array): Promise<bigint | undefined> {

@@ -51,6 +51,14 @@ export function keccak256(data: Uint8Array): Uint8Array {
   return libraryKeccak256(data);
 }
 
+/**
+ * Builds the fast implementation now instead of after the warm-up calls: for a moment known to
+ * precede sustained hashing with time to spare (a peer connection's handshake, before a sync).
+ */
+export function warmKeccak(): void {
+  fast ??= createWasmKeccak256() ?? libraryKeccak256;
+}
+
 /** Which implementation keccak256 runs now. */
 export function keccakBackend(): 'wasm' | 'library' | 'warming-up' {
   if (fast === undefined) return 'warming-up';

@@ -1,6 +1,7 @@
 // The one way a block from outside (a peer, a block file) enters the chain. It is verified in
 // full on its parent's state (verifyBlock.ts: header rules, signatures, re-execution, roots,
-// proof of work), then: a child of the head is committed like a mined block; a block on another
+// proof of work), then: a child of the head is committed like a mined block (a run from sync:
+// several children in one batch, see importBlocks); a block on another
 // branch is stored beside the canonical chain; and when a branch's total difficulty exceeds the
 // head's, the head moves to it in one batch (ties keep the head). On a running node every step
 // runs in the miner's write queue, so it never interleaves with storing a locally sealed block.
@@ -11,6 +12,7 @@ import { decodeBlockParts, encodeBlock, headerHash } from '../chain/block.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Miner } from '../miner/miner.js';
+import type { CommitHook } from '../miner/blockParticipants.js';
 import { InvalidBlock, verifyBlock, type VerifiedBlock, type VerifyDeps } from '../chainFile/verifyBlock.js';
 
 /** What an import did: appended to the head, moved the head to the block's branch, stored it beside the head, or nothing (already stored). */
@@ -33,7 +35,15 @@ export interface ReceivedBlock {
   header: Header;
   rawTxs: Uint8Array[];
   encoded: Uint8Array;
+  /** the header's hash, when the receiver computed it from the received bytes */
+  hash?: Uint8Array;
 }
+
+/**
+ * Blocks verified in a row and committed in one batch by `importBlocks` (a LevelDB batch per
+ * block was the largest single cost of a sync). Bounded, so the head moves often enough.
+ */
+export const MAX_IMPORT_GROUP = 64;
 
 /** The pool's side of a reorganisation (TxPool satisfies it). */
 export interface ImportPool {
@@ -65,7 +75,7 @@ export class BlockImporter {
   importBlock(block: Block | ReceivedBlock | Uint8Array): Promise<ImportOutcome> {
     if (!(block instanceof Uint8Array) && 'rawTxs' in block) {
       const received = block;
-      return this.serialized(() => this.importParts(received, received.encoded));
+      return this.serialized(() => this.importParts(received, received.encoded, received.hash));
     }
     const encoded = block instanceof Uint8Array ? block : encodeBlock(block.header, block.transactions);
     let parts: ReturnType<typeof decodeBlockParts>;
@@ -75,6 +85,17 @@ export class BlockImporter {
       return Promise.reject(new InvalidBlock(`malformed block: ${(err as Error).message}`));
     }
     return this.serialized(() => this.importParts(parts, encoded));
+  }
+
+  /**
+   * Imports consecutive received blocks (each the child of the one before), the way `importBlock`
+   * does one at a time, except that children of the head are verified in a row and committed
+   * in groups of up to MAX_IMPORT_GROUP, each group in ONE batch: a crash leaves the head at a
+   * group's end or before it. When a block fails, the verified blocks before it are committed
+   * and its error is thrown (nothing of it is written). Outcomes are in the blocks' order.
+   */
+  importBlocks(blocks: ReceivedBlock[]): Promise<ImportOutcome[]> {
+    return this.serialized(() => this.importRun(blocks));
   }
 
   /**
@@ -97,10 +118,76 @@ export class BlockImporter {
     return run;
   }
 
-  private async importParts(parts: { header: Header; rawTxs: Uint8Array[] }, encoded: Uint8Array): Promise<ImportOutcome> {
+  private async importRun(blocks: ReceivedBlock[]): Promise<ImportOutcome[]> {
+    const { chain, builder } = this.deps;
+    const outcomes: ImportOutcome[] = [];
+    const group: VerifiedBlock[] = [];
+    const groupBlocks: Block[] = [];
+    const hashes = blocks.map((b) => b.hash ?? headerHash(b.header));
+    // Whether each block is stored already: one read for the run instead of one per block.
+    const tds = await chain.getTotalDifficulties(hashes);
+    builder.setUncommitted(groupBlocks);
+    try {
+      for (const [i, received] of blocks.entries()) {
+        const tip = groupBlocks[groupBlocks.length - 1] ?? chain.head;
+        if (tds[i] === undefined && equalBytes(received.header.parentHash, tip.hash)) {
+          const verified = await verifyBlock(tip, received, received.encoded, this.deps);
+          await this.stage(group, groupBlocks, verified);
+          outcomes.push('extended');
+          continue;
+        }
+        await this.flush(group, groupBlocks);
+        outcomes.push(await this.importParts(received, received.encoded, hashes[i]));
+      }
+      await this.flush(group, groupBlocks);
+    } catch (err) {
+      // The verified blocks before the failing one still land (each was fully checked); the
+      // failing one's trie writes do not.
+      this.deps.nodes.discardWrites();
+      await this.flush(group, groupBlocks);
+      throw err;
+    } finally {
+      builder.setUncommitted([]);
+    }
+    return outcomes;
+  }
+
+  /** Adds a verified child of the group's tip; commits the group when full or when a participant writes for this block. */
+  private async stage(group: VerifiedBlock[], groupBlocks: Block[], verified: VerifiedBlock): Promise<void> {
+    const { builder, nodes, miner } = this.deps;
+    // A participant's writes (app-chain records) must take effect before the next block is
+    // verified: such a block ends its group. A hook without writes has nothing to apply.
+    const hook = miner ? await builder.participants.beforeCommit(verified.block, verified.built.receipts, verified.built.moves) : undefined;
+    nodes.stageWrites();
+    group.push(verified);
+    groupBlocks.push(verified.block);
+    if (hook && hook.ops.length > 0) return this.flush(group, groupBlocks, hook);
+    hook?.done(true);
+    if (group.length >= MAX_IMPORT_GROUP) await this.flush(group, groupBlocks);
+  }
+
+  /** Commits the group (its blocks' staged trie writes included) in one batch and empties it. */
+  private async flush(group: VerifiedBlock[], groupBlocks: Block[], hook?: CommitHook): Promise<void> {
+    if (group.length === 0) return;
+    const { chain, nodes, miner, builder } = this.deps;
+    const entries = group.splice(0);
+    const ops = [...nodes.drainWrites(), ...(hook?.ops ?? [])];
+    try {
+      if (miner) await miner.commitImported(entries, ops, hook);
+      else await chain.commitBlocks(entries.map(({ block, built }) => ({ block, receipts: built.receipts })), ops);
+    } catch (err) {
+      nodes.discardStaged();
+      builder.forgetWarm(nodes);
+      throw err;
+    } finally {
+      groupBlocks.length = 0;
+    }
+  }
+
+  private async importParts(parts: { header: Header; rawTxs: Uint8Array[] }, encoded: Uint8Array, knownHash?: Uint8Array): Promise<ImportOutcome> {
     const { chain, nodes } = this.deps;
     const { header } = parts;
-    const hash = headerHash(header);
+    const hash = knownHash ?? headerHash(header);
     const knownTd = await chain.getTotalDifficulty(hash);
     // A stored block off the canonical chain may outweigh the head after a rewind: it wins again.
     if (knownTd !== undefined) return knownTd > (await this.headTd()) ? this.switchTo(hash) : 'known';

@@ -60,7 +60,27 @@ export class BlockBuilder {
     readonly rules: ChainRules = { devControls: false },
   ) {}
 
-  createEvm(sm: StateManagerInterface, hashes: BlockHashSource = this.chain): Promise<EVM> {
+  /**
+   * Blocks verified on top of the head whose one batch is not written yet (an import group,
+   * oldest first): building on the last of them sees them as the main chain (BLOCKHASH, warm state).
+   */
+  private uncommitted: readonly Block[] = [];
+
+  /** The main chain's block hashes with the uncommitted blocks above the head. */
+  private readonly mainHashes: BlockHashSource = {
+    getBlockByNumber: (number) => {
+      const first = this.uncommitted[0]?.header.number;
+      const ahead = first === undefined || number < first ? undefined : this.uncommitted[Number(number - first)];
+      return ahead ? Promise.resolve(ahead) : this.chain.getBlockByNumber(number);
+    },
+  };
+
+  /** Sets (an empty list: clears) the uncommitted blocks; the list may grow while set. */
+  setUncommitted(blocks: readonly Block[]): void {
+    this.uncommitted = blocks;
+  }
+
+  createEvm(sm: StateManagerInterface, hashes: BlockHashSource = this.mainHashes): Promise<EVM> {
     return createChainEvm(this.common, sm, hashes);
   }
 
@@ -183,6 +203,8 @@ export class BlockBuilder {
   private async branchHashes(parent: Block): Promise<ChainBlocks | undefined> {
     const { chain } = this;
     if (!chain.getBlockByHash || !chain.getHashByNumber) return undefined;
+    const tip = this.uncommitted[this.uncommitted.length - 1];
+    if (tip && equalBytes(tip.hash, parent.hash)) return undefined;
     const isCanonical = async (b: Block) => {
       const hash = await chain.getHashByNumber!(b.header.number);
       return hash !== undefined && equalBytes(hash, b.hash);

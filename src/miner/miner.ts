@@ -14,6 +14,8 @@ import type { Blockchain } from '../blockchain/blockchain.js';
 import type { TxPool } from '../txpool/txPool.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { BlockBuilder, BuiltBlock } from './blockBuilder.js';
+import type { CommitHook } from './blockParticipants.js';
+import type { BatchOp } from '../store/database.js';
 import type { SignedTx } from '../chain/types.js';
 import { setterTx, type DevSetter } from '../chain/systemTx.js';
 import { aborted, txRejected } from '../errors.js';
@@ -241,6 +243,27 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
       this.emit('sealed', block);
     }
     return block;
+  }
+
+  /**
+   * Stores verified blocks from outside, consecutive and the first a child of the head, in ONE
+   * batch with `ops` (their state nodes, the participants' writes of the last); `hook` learns
+   * whether it was written. Called from a `serialized` job (BlockImporter).
+   */
+  async commitImported(entries: { block: Block; built: BuiltBlock }[], ops: BatchOp[], hook?: CommitHook): Promise<void> {
+    const mined = entries.flatMap((e) => e.block.transactions);
+    try {
+      await this.chain.commitBlocks(
+        entries.map(({ block, built }) => ({ block, receipts: built.receipts })),
+        [...ops, ...this.pool.journalDeletes(mined)],
+      );
+    } catch (err) {
+      hook?.done(false);
+      throw err;
+    }
+    hook?.done(true);
+    await this.pool.drop(entries.flatMap((e) => e.built.rejected.map((r) => r.tx)));
+    await this.pool.onNewHead(mined);
   }
 
   /** Stores a block sealed by submitted work, in turn with other block writes. */

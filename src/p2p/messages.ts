@@ -83,6 +83,8 @@ export function decodeGetHeaders(p: Item): HeaderRequest {
 export interface WireHeader {
   header: Header;
   hash: Uint8Array;
+  /** the header's exact (canonical) encoding, as hashed */
+  encoded: Uint8Array;
 }
 
 /** A header as a peer sent it; its hash is that of its exact (canonical) encoding. */
@@ -95,7 +97,8 @@ export function decodeWireHeader(v: Item): WireHeader {
   } catch (err) {
     return bad(`header: ${(err as Error).message}`);
   }
-  return { header, hash: keccak256(RLP.encode(fields as Uint8Array[])) };
+  const encoded = RLP.encode(fields as Uint8Array[]);
+  return { header, hash: keccak256(encoded), encoded };
 }
 
 export const headerItem = (h: Header): Item => RLP.decode(encodeHeader(h)) as Item;

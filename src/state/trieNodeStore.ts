@@ -23,6 +23,8 @@ export const DEFAULT_TRIE_CACHE_NODES = 50_000;
 
 export class TrieNodeStore implements DB<string, TrieValue> {
   private pending = new Map<string, Uint8Array>();
+  /** writes of earlier verified blocks whose batch is not written yet (an import group) */
+  private staged = new Map<string, Uint8Array>();
   private readonly cache: Lru<string, Uint8Array>;
 
   constructor(
@@ -33,7 +35,7 @@ export class TrieNodeStore implements DB<string, TrieValue> {
   }
 
   async get(key: string): Promise<TrieValue | undefined> {
-    const fresh = this.pending.get(key) ?? this.cache.get(key);
+    const fresh = this.pending.get(key) ?? this.staged.get(key) ?? this.cache.get(key);
     if (fresh !== undefined) return fresh;
     const stored = await this.db.get(keys.trieNode(hexToBytes(key)));
     if (stored !== undefined) this.cache.set(key, stored);
@@ -57,19 +59,42 @@ export class TrieNodeStore implements DB<string, TrieValue> {
 
   async open(): Promise<void> {}
 
-  /** Hands the collected writes to a block batch and keeps them hot in the cache. */
+  /** Hands the collected writes (staged ones included) to a block batch and keeps them hot in the cache. */
   drainWrites(): BatchOp[] {
     const ops: BatchOp[] = [];
-    for (const [key, value] of this.pending) {
-      ops.push({ type: 'put', key: keys.trieNode(hexToBytes(key)), value });
-      this.cache.set(key, value);
+    for (const map of [this.staged, this.pending]) {
+      for (const [key, value] of map) {
+        ops.push({ type: 'put', key: keys.trieNode(hexToBytes(key)), value });
+        this.cache.set(key, value);
+      }
     }
     this.pending = new Map();
+    this.staged = new Map();
     return ops;
   }
 
-  /** Forgets collected writes (a block that was built but not committed). */
+  /**
+   * Keeps the current block's writes for a later batch that also holds the blocks after it:
+   * they stay readable (the next block is verified on that state) and are no longer dropped by
+   * `discardWrites`, only by `discardStaged` or handed over by `drainWrites`.
+   */
+  stageWrites(): void {
+    if (this.staged.size === 0) {
+      this.staged = this.pending;
+    } else {
+      for (const [key, value] of this.pending) this.staged.set(key, value);
+    }
+    this.pending = new Map();
+  }
+
+  /** Forgets collected writes (a block that was built but not committed); staged ones stay. */
   discardWrites(): void {
     this.pending = new Map();
+  }
+
+  /** Forgets every write not yet in a batch, staged ones too (their batch was not written). */
+  discardStaged(): void {
+    this.pending = new Map();
+    this.staged = new Map();
   }
 }

@@ -4,7 +4,7 @@
 import { UnknownParent, type BlockImporter } from '../importer/blockImporter.js';
 import type { BlockImport } from './types.js';
 
-export function chainImport(importer: Pick<BlockImporter, 'importBlock'>): BlockImport {
+export function chainImport(importer: Pick<BlockImporter, 'importBlock' | 'importBlocks'>): BlockImport {
   return {
     reorgs: true,
     async importBlock(block) {
@@ -12,6 +12,15 @@ export function chainImport(importer: Pick<BlockImporter, 'importBlock'>): Block
         return await importer.importBlock(block);
       } catch (err) {
         if (err instanceof UnknownParent) return 'orphan';
+        throw err;
+      }
+    },
+    async importBlocks(blocks) {
+      try {
+        return await importer.importBlocks(blocks);
+      } catch (err) {
+        // Blocks before the orphan were committed; the run stops there.
+        if (err instanceof UnknownParent) return ['orphan'];
         throw err;
       }
     },

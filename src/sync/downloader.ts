@@ -5,7 +5,7 @@
 
 import { EventEmitter } from 'node:events';
 import type { Blockchain } from '../blockchain/blockchain.js';
-import { encodeBlockFromRaw, encodeHeader } from '../chain/block.js';
+import { encodeBlockFromRaw } from '../chain/block.js';
 import { InvalidBlock } from '../chainFile/verifyBlock.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
@@ -150,12 +150,26 @@ export class Downloader extends EventEmitter<{ syncing: [SyncProgress | false] }
       for (const block of blocks) {
         if (!equalBytes(block.header.parentHash, parentHash)) throw new PeerFault(`header #${block.header.number} does not link to its parent`);
         parentHash = block.hash;
-        const outcome = await this.importer.importBlock(block);
-        if (outcome === 'orphan') throw new PeerFault(`block #${block.header.number} has no known parent`);
-        if (outcome === 'side' && !this.importer.reorgs) return false; // our head moved meanwhile
       }
+      if (!(await this.importRun(blocks))) return false;
       const progress = this.progress();
       if (progress) this.emit('syncing', progress);
+    }
+    return true;
+  }
+
+  /** Imports a linked batch; false when our head moved meanwhile and this import path cannot switch branches. */
+  private async importRun(blocks: IncomingBlock[]): Promise<boolean> {
+    const orphan = (b: IncomingBlock) => new PeerFault(`block #${b.header.number} has no known parent`);
+    if (this.importer.importBlocks && this.importer.reorgs) {
+      const outcomes = await this.importer.importBlocks(blocks);
+      if (outcomes.includes('orphan')) throw orphan(blocks[outcomes.indexOf('orphan')]);
+      return true;
+    }
+    for (const block of blocks) {
+      const outcome = await this.importer.importBlock(block);
+      if (outcome === 'orphan') throw orphan(block);
+      if (outcome === 'side' && !this.importer.reorgs) return false;
     }
     return true;
   }
@@ -173,8 +187,8 @@ export class Downloader extends EventEmitter<{ syncing: [SyncProgress | false] }
       const bodies = decodeBodies(reply);
       if (bodies.length === 0 || bodies.length > wanted.length) throw new PeerFault('sent no bodies or too many');
       bodies.forEach((rawTxs, i) => {
-        const { header, hash } = wanted[i];
-        blocks.push({ header, hash, rawTxs, encoded: encodeBlockFromRaw(encodeHeader(header), rawTxs) });
+        const { header, hash, encoded } = wanted[i];
+        blocks.push({ header, hash, rawTxs, encoded: encodeBlockFromRaw(encoded, rawTxs) });
       });
     }
     return blocks;

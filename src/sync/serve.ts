@@ -5,7 +5,6 @@
 import { RLP } from '@ethereumjs/rlp';
 import type { Blockchain } from '../blockchain/blockchain.js';
 import { encodeReceiptForRoot } from '../chain/block.js';
-import type { Block } from '../chain/types.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { MAX_BODIES, MAX_RECEIPTS, headerItem, txItem, type HeaderRequest } from '../p2p/messages.js';
 import type { Item } from './types.js';
@@ -13,39 +12,41 @@ import type { Item } from './types.js';
 /** A reply grows to about this many bytes at most (well below the message limit). */
 const SOFT_REPLY_BYTES = 2 * 1024 * 1024;
 
-export type ChainReader = Pick<Blockchain, 'getBlockByHash' | 'getBlockByNumber' | 'getHashByNumber' | 'getReceipts' | 'head'>;
+export type ChainReader = Pick<
+  Blockchain,
+  'getBlockByHash' | 'getBlockByNumber' | 'getHashByNumber' | 'getReceipts' | 'head' | 'getCanonicalHeaderBytes' | 'getRawBodies'
+>;
+
+/** A stored header encoding as the wire item (the stored bytes are the canonical RLP). */
+const storedHeaderItem = (bytes: Uint8Array): Item => RLP.decode(bytes) as Item;
 
 export async function serveHeaders(chain: ChainReader, req: HeaderRequest): Promise<Item[]> {
-  const out: Item[] = [];
-  let block: Block | undefined;
+  let first: bigint;
   if (typeof req.origin === 'bigint') {
-    block = await chain.getBlockByNumber(req.origin);
+    first = req.origin;
   } else {
-    block = await chain.getBlockByHash(req.origin);
+    const block = await chain.getBlockByHash(req.origin);
+    if (!block || req.amount === 0) return [];
+    if (req.amount === 1) return [headerItem(block.header)];
     // Walking on from a hash follows the canonical chain only if that block is on it.
-    if (block && req.amount > 1) {
-      const canonical = await chain.getHashByNumber(block.header.number);
-      if (!canonical || !equalBytes(canonical, block.hash)) return [headerItem(block.header)];
-    }
+    const canonical = await chain.getHashByNumber(block.header.number);
+    if (!canonical || !equalBytes(canonical, block.hash)) return [headerItem(block.header)];
+    first = block.header.number;
   }
+  // The heights asked for, read in one go: the stored encodings are sent as they are.
   const step = BigInt(req.skip) + 1n;
-  while (block && out.length < req.amount) {
-    out.push(headerItem(block.header));
-    const next = req.reverse ? block.header.number - step : block.header.number + step;
-    if (next < 0n) break;
-    block = await chain.getBlockByNumber(next);
-  }
-  return out;
+  const numbers: bigint[] = [];
+  for (let n = first; numbers.length < req.amount && n >= 0n; n = req.reverse ? n - step : n + step) numbers.push(n);
+  return (await chain.getCanonicalHeaderBytes(numbers)).map(storedHeaderItem);
 }
 
 export async function serveBodies(chain: ChainReader, hashes: Uint8Array[]): Promise<Item[]> {
   const out: Item[] = [];
   let bytes = 0;
-  for (const hash of hashes.slice(0, MAX_BODIES)) {
-    const block = await chain.getBlockByHash(hash);
-    if (!block) continue;
-    out.push([block.transactions.map((tx) => txItem(tx.raw)), []]);
-    bytes += block.size;
+  for (const rawTxs of await chain.getRawBodies(hashes.slice(0, MAX_BODIES))) {
+    if (!rawTxs) continue;
+    out.push([rawTxs.map(txItem), []]);
+    bytes += rawTxs.reduce((sum, raw) => sum + raw.length, 0);
     if (bytes > SOFT_REPLY_BYTES) break;
   }
   return out;

@@ -38,6 +38,11 @@ export type ImportOutcome = 'extended' | 'known' | 'side' | 'reorged' | 'orphan'
 export interface BlockImport {
   /** Fully verifies and commits `block`; throws InvalidBlock for a bad one (nothing written). */
   importBlock(block: IncomingBlock): Promise<ImportOutcome>;
+  /**
+   * Imports a linked run of blocks, committing several in one write; a bad block throws after
+   * the good ones before it are committed. Without it, blocks are imported one by one.
+   */
+  importBlocks?(blocks: IncomingBlock[]): Promise<ImportOutcome[]>;
   /** true when this import path can switch to a heavier side branch */
   readonly reorgs: boolean;
 }

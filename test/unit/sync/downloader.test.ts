@@ -1,6 +1,7 @@
 // The downloader driven in-process by a fake peer: its requests are answered from another chain
 // by the node's own serving code, through RLP encoding as on the wire. A good peer is synced to
-// the same head; a peer that serves a tampered body is dropped and nothing of it is written.
+// the same head; a peer that serves a tampered body is dropped and nothing of it is written
+// (the blocks before it in the batch are).
 
 import t, { type Test } from 'tap';
 import { RLP } from '@ethereumjs/rlp';
@@ -86,6 +87,20 @@ t.test('a peer serving a tampered body is dropped; nothing is written', async (t
   t.match(peer.dropped, /invalid block/, `dropped: ${peer.dropped}`);
   t.same(b.chain.head.hash, before, 'the head did not move');
   t.equal(await b.chain.getBlockByHash((await a.chain.getBlockByNumber(1n))!.hash), undefined, 'block 1 was not stored');
+});
+
+t.test('a bad block in the middle of a batch: the blocks before it are kept, the peer is dropped', async (t) => {
+  const a = await openRig(t, t.testdir({ a: {}, b: {} }) + '/a');
+  const b = await openRig(t, t.testdirName + '/b');
+  await mineWithTransfers(a, 9);
+  // Block 7 carries a transfer (blocks 1, 4, 7): serve it without its transaction.
+  const peer = fakePeer(a, (bodies) => bodies.map((body, i) => (i === 6 ? [[], []] : body)));
+  peer.td = (await a.chain.getTotalDifficulty(a.chain.head.hash))!;
+  await new Downloader(b.chain, chainImport(b.importer), quiet).maybeSync(peer);
+  t.match(peer.dropped, /invalid block/, `dropped: ${peer.dropped}`);
+  t.equal(b.chain.head.header.number, 6n, 'the six good blocks were committed');
+  t.same(b.chain.head.hash, (await a.chain.getBlockByNumber(6n))!.hash);
+  t.notOk(await b.chain.hasBlock((await a.chain.getBlockByNumber(7n))!.hash), 'block 7 was not stored');
 });
 
 t.test('a lighter peer is left alone', async (t) => {
