@@ -283,7 +283,7 @@ export class McNode {
     }));
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
-      const state = new DevState(miner, world, pool);
+      const state = await DevState.open(miner, world, pool, db);
       mc.impersonation = state;
       common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
     }

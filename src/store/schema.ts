@@ -51,4 +51,6 @@ export const keys = {
   /** snapshots with ids from `first` on */
   snapshotRange: (first: bigint) => ({ gte: concatBytes(P.snapshot, num(first)), lt: concatBytes(P.snapshot, new Uint8Array(8).fill(0xff), Uint8Array.of(0)) }),
   snapshotNext: concatBytes(P.meta, prefix('snapnext')),
+  /** impersonated addresses, 20 bytes each, concatenated (miner/devState.ts) */
+  impersonated: concatBytes(P.meta, prefix('impersonated')),
 };

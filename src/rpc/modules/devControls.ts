@@ -57,12 +57,12 @@ function shared(dev: DevControls): Record<string, RpcMethod> {
     setNonce: method([address, uint64], (a, nonce) => setter({ op: 'setNonce', address: a, nonce })),
     setStorageAt: method([address, slot, storageValue], (a, s, value) => setter({ op: 'setStorageAt', address: a, slot: s, value })),
     setCoinbase: method([address], (a) => setter({ op: 'setCoinbase', address: a })),
-    impersonateAccount: method([address], (a) => {
-      state.impersonate(a);
+    impersonateAccount: method([address], async (a) => {
+      await state.impersonate(a);
       return true;
     }),
-    stopImpersonatingAccount: method([address], (a) => {
-      state.stopImpersonating(a);
+    stopImpersonatingAccount: method([address], async (a) => {
+      await state.stopImpersonating(a);
       return true;
     }),
     dropTransaction: method([hash], (h) => state.dropTransaction(h)),
