@@ -5,10 +5,12 @@
 // and environment into one object with three overlapping spreads; V8 takes a slow path on that
 // literal and it cost about half of a one-SLOAD mc_call (≈60 µs of ≈125 µs, bench/layers.ts).
 // Nothing in the node or the library reads that merged `runState` except by name, so ours builds
-// it only when it is read. The jump-destination analysis of a code array is kept per code array
+// it only when it is read. `_executeCall` copies the message with a spread V8 also handles slowly
+// (≈20 µs); on chains where none of the later EIPs that add charges to a call frame are active,
+// ours runs the same steps and hands the message on as it is. The jump-destination analysis of a code array is kept per code array
 // (a WeakMap: it lives as long as the caches that hold the code), instead of redone every call.
 
-import { EVM, EVMError, NobleBN254, type EVMOpts, type ExecResult, type Message } from '@ethereumjs/evm';
+import { EVM, EVMError, NobleBN254, type EVMOpts, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
 
 /** The library's Interpreter, as much of it as this file touches (the package does not export it). */
@@ -41,9 +43,51 @@ function cachingSubclass(Base: InterpreterClass): InterpreterClass {
   };
 }
 
+/**
+ * EIPs that add work to `_executeCall` (frame charges, access witnesses, access lists, transfer
+ * logs, delegation, transient storage cleanup): with any of them active the library's own method runs.
+ */
+const FRAME_EIPS = [1153, 2780, 6800, 7702, 7708, 7864, 7928];
+
 export class ChainEvm extends EVM {
   constructor(opts: EVMOpts) {
     super({ ...opts, bn254: opts.bn254 ?? new NobleBN254() });
+  }
+
+  protected override async _executeCall(message: Message & { to: NonNullable<Message['to']> }): Promise<EVMResult> {
+    if (
+      this.DEBUG || this._optsCached.profiler?.enabled === true || message.code !== undefined ||
+      FRAME_EIPS.some((eip) => this.common.isActivatedEIP(eip)) || this.getPrecompile(message.codeAddress) !== undefined
+    ) {
+      return super._executeCall(message);
+    }
+    // The library's steps for a plain call frame: value out of the caller, into the callee, load
+    // the code, run it. No charge changes the frame's gas here, so the message goes on unchanged.
+    let error: EVMError | undefined;
+    const from = (await this.stateManager.getAccount(message.caller)) ?? new Account();
+    if (!message.delegatecall) {
+      try {
+        await this._reduceSenderBalance(from, message);
+      } catch (e) {
+        error = e as EVMError;
+      }
+    }
+    const to = (await this.stateManager.getAccount(message.to)) ?? new Account();
+    if (!message.delegatecall) {
+      try {
+        await this._addToBalance(to, message);
+      } catch (e) {
+        error = e as EVMError;
+      }
+    }
+    await this._loadCode(message);
+    const code = message.code as Uint8Array | undefined;
+    if (code === undefined || code.length === 0 || error !== undefined) {
+      return {
+        execResult: { gasRefund: message.gasRefund, executionGasUsed: 0n, exceptionError: error, returnValue: new Uint8Array(0), logs: undefined },
+      } as EVMResult;
+    }
+    return { execResult: await this.runInterpreter(message, {}) } as EVMResult;
   }
 
   protected override async runInterpreter(message: Message, opts: object = {}): Promise<ExecResult> {
