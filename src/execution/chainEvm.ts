@@ -57,12 +57,12 @@ export class ChainEvm extends EVM {
   protected override async _executeCall(message: Message & { to: NonNullable<Message['to']> }): Promise<EVMResult> {
     if (
       this.DEBUG || this._optsCached.profiler?.enabled === true || message.code !== undefined ||
-      FRAME_EIPS.some((eip) => this.common.isActivatedEIP(eip)) || this.getPrecompile(message.codeAddress) !== undefined
+      FRAME_EIPS.some((eip) => this.common.isActivatedEIP(eip))
     ) {
       return super._executeCall(message);
     }
     // The library's steps for a plain call frame: value out of the caller, into the callee, load
-    // the code, run it. No charge changes the frame's gas here, so the message goes on unchanged.
+    // the code (or the precompile), run it. No charge changes the frame's gas here, so the message goes on unchanged.
     let error: EVMError | undefined;
     const from = (await this.stateManager.getAccount(message.caller)) ?? new Account();
     if (!message.delegatecall) {
@@ -82,10 +82,15 @@ export class ChainEvm extends EVM {
     }
     await this._loadCode(message);
     const code = message.code as Uint8Array | undefined;
-    if (code === undefined || code.length === 0 || error !== undefined) {
+    if (code === undefined || (typeof code !== 'function' && code.length === 0) || error !== undefined) {
       return {
         execResult: { gasRefund: message.gasRefund, executionGasUsed: 0n, exceptionError: error, returnValue: new Uint8Array(0), logs: undefined },
       } as EVMResult;
+    }
+    if (message.isCompiled) {
+      const result = await this.runPrecompile(message.code as never, message.data, message.gasLimit);
+      result.gasRefund = message.gasRefund;
+      return { execResult: result } as EVMResult;
     }
     return { execResult: await this.runInterpreter(message, {}) } as EVMResult;
   }

@@ -67,7 +67,7 @@ async function run(evm: EVM, to: Address, data: string, value = 0n, skipBalance 
 t.test('every program gives the library EVM\'s outcome, on our EVM over a call view', async (t) => {
   for (const [name, code] of Object.entries(PROGRAMS)) {
     const ours = await createChainEvm(common(), new CallStateView(await state(code)), noBlocks);
-    for (const [to, data, value, skip] of [[A, '0x6d4ce63c', 0n, true], [B, '0x', 5n, true], [A, '0x', 2000n, false]] as const) {
+    for (const [to, data, value, skip] of [[A, '0x6d4ce63c', 0n, true], [B, '0x', 5n, true], [A, '0x', 2000n, false], [SHA256, '0xabcd', 0n, true]] as const) {
       const library = await createEVM({ common: common(), stateManager: await state(code) });
       // twice on our EVM: the second run takes the cached jump analysis
       const first = await run(ours, to, data, value, skip);
