@@ -1,14 +1,14 @@
-// The EVM every block, call and app chain runs on: @ethereumjs/evm with one method replaced and
-// one analysis cached, both for speed, with the library's semantics.
+// The EVM every block, call and app chain runs on: @ethereumjs/evm with two methods replaced and
+// one analysis cached, all for speed, with the library's semantics (test/unit/execution/chainEvm.test.ts
+// runs programs on both and compares).
 //
-// `runInterpreter` in @ethereumjs/evm 10.x ends by merging the interpreter's run state, result
-// and environment into one object with three overlapping spreads; V8 takes a slow path on that
-// literal and it cost about half of a one-SLOAD mc_call (≈60 µs of ≈125 µs, bench/layers.ts).
-// Nothing in the node or the library reads that merged `runState` except by name, so ours builds
-// it only when it is read. `_executeCall` copies the message with a spread V8 also handles slowly
-// (≈20 µs); on chains where none of the later EIPs that add charges to a call frame are active,
-// ours runs the same steps and hands the message on as it is. The jump-destination analysis of a code array is kept per code array
-// (a WeakMap: it lives as long as the caches that hold the code), instead of redone every call.
+// `runInterpreter` in @ethereumjs/evm 10.x ends by merging the interpreter's run state, result and
+// environment with overlapping object spreads; V8 takes a slow path there (~45 µs of a ~126 µs
+// one-SLOAD mc_call). Nothing reads that merged `runState` but by name, so ours builds it when read.
+// `_executeCall` copies the message with another slow spread (~20 µs); where no EIP that adds
+// charges to a call frame is active, ours runs the same steps and passes the message on as it is.
+// The jump-destination analysis is kept per code array (a WeakMap, so it lives as long as the
+// caches holding the code) instead of being redone on every call.
 
 import { EVM, EVMError, NobleBN254, type EVMOpts, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
@@ -29,7 +29,8 @@ let CachingInterpreter: InterpreterClass | undefined;
 
 function cachingSubclass(Base: InterpreterClass): InterpreterClass {
   // Keyed by the code array, and checked against the opcode table it was made with (a hardfork
-  // change swaps the table). Code arrays are never written after they are loaded.
+  // change swaps the table). Code from state is never written; CREATE's init code is a new view
+  // of memory each time, run once before that memory can change.
   const analyses = new WeakMap<Uint8Array, { table: unknown; analysis: JumpAnalysis }>();
   return class extends Base {
     override _getValidJumpDestinations(code: Uint8Array): JumpAnalysis {
@@ -62,7 +63,8 @@ export class ChainEvm extends EVM {
       return super._executeCall(message);
     }
     // The library's steps for a plain call frame: value out of the caller, into the callee, load
-    // the code (or the precompile), run it. No charge changes the frame's gas here, so the message goes on unchanged.
+    // the code (or the precompile), run it. No charge changes the frame's gas, so the message
+    // goes on unchanged.
     let error: EVMError | undefined;
     const from = (await this.stateManager.getAccount(message.caller)) ?? new Account();
     if (!message.delegatecall) {
