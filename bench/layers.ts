@@ -89,6 +89,20 @@ async function httpFloor(seconds: number, script: string): Promise<{ perSecond: 
   }
 }
 
+/** Deploys the compare harness's contract (constructor stores 42; get() returns SLOAD(0)) and mines it. */
+async function deployGetter(node: McNode, table: McNode['methods']['http']): Promise<string> {
+  const runtime = '60003560e01c636d4ce63c14601357600080fd5b60005460005260206000f3';
+  const init = '602a600055601f6011600039601f6000f3';
+  // Dev account 3: account 0 signs the transfer rows below from nonce 0.
+  const from = bytesToHex(node.devAccounts[3].address);
+  const hash = await table.get('mc_sendTransaction')!.handler([{ from, data: `0x${init}${runtime}`, gas: '0x100000' }]);
+  await node.miner.mineOne();
+  const receipt = (await table.get('mc_getTransactionReceipt')!.handler([hash])) as { contractAddress: string };
+  const got = await table.get('mc_call')!.handler([{ to: receipt.contractAddress, data: '0x6d4ce63c' }, 'latest']);
+  if (BigInt(got as string) !== 42n) throw new Error(`get() returned ${got}`);
+  return receipt.contractAddress;
+}
+
 const us = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} µs`;
 
 export async function benchLayers(): Promise<void> {
@@ -118,6 +132,12 @@ export async function benchLayers(): Promise<void> {
     const fullBn = await perCall(N, () => direct.handle(blockNumber, { transport: 'http' }));
     const fullBal = await perCall(N / 4, () => direct.handle(getBalance, { transport: 'http' }));
     const viaJayson = await perCall(N, () => jayson.handle(blockNumber, { transport: 'http' }));
+    // --- mc_call: the compare harness's contract (get() = SLOAD(0)), distinct call data each time ---
+    const callTo = await deployGetter(node, table);
+    const callData = (i: number) => `0x6d4ce63c${i.toString(16).padStart(64, '0')}`;
+    const callBody = (i: number) => `{"jsonrpc":"2.0","id":${i},"method":"mc_call","params":[{"to":"${callTo}","data":"${callData(i)}"},"latest"]}`;
+    const handlerCall = await perCall(N / 10, (i) => table.get('mc_call')!.handler([{ to: callTo, data: callData(i) }, 'latest']));
+    const fullCall = await perCall(N / 10, (i) => direct.handle(callBody(i), { transport: 'http' }));
     const floor = await httpFloor(seconds, BARE_NODE_HTTP);
     const fastFloor = await httpFloor(seconds, ownServer(true));
     const slowFloor = await httpFloor(seconds, ownServer(false));
@@ -132,6 +152,8 @@ export async function benchLayers(): Promise<void> {
       [`node:http alone (bare server, own process, 16 conns; server CPU per request): ${rate(floor.perSecond)}`, us(floor.cpuUs)],
       [`our HTTP server, fast path, constant method (same): ${rate(fastFloor.perSecond)}`, us(fastFloor.cpuUs)],
       [`our HTTP server, fast path off: node:http for every request (same): ${rate(slowFloor.perSecond)}`, us(slowFloor.cpuUs)],
+      ['handler mc_call get() (one SLOAD; warm EVM and state view)', us(handlerCall)],
+      ['whole dispatcher mc_call', us(fullCall)],
     ];
     // --- the transfer path ---
     const [key] = deriveDevKeys(MNEMONIC, 1);

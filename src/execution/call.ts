@@ -58,7 +58,17 @@ export class CallExecutor {
     private readonly coinbase: () => Uint8Array,
   ) {}
 
+  /** The last root asked for and its context: calls at the head skip the hex key and the LRU. */
+  private last: { root: Uint8Array; ctx: Promise<Context> } | undefined;
+
   private context(root: Uint8Array): Promise<Context> {
+    if (this.last?.root === root) return this.last.ctx;
+    const ctx = this.lookup(root);
+    this.last = { root, ctx };
+    return ctx;
+  }
+
+  private lookup(root: Uint8Array): Promise<Context> {
     const key = bytesToHex(root);
     let ctx = this.contexts.get(key);
     if (!ctx) {

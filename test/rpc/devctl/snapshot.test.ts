@@ -24,6 +24,9 @@ t.test('snapshots and reverts', async (t) => {
   const store = (await receiptOf(deploy.hash)).contractAddress;
   t.equal(await head(), 1);
 
+  // mc_call keeps a warm EVM per state root: each head must still answer from its own state.
+  const value = () => node.rpc('mc_call', [{ to: store, data: encodeCall('value()') }, 'latest']);
+  t.equal(await value(), '0x' + word(7), 'call at the first head');
   const first = await node.rpc('evm_snapshot');
   t.equal(first, '0x1');
   const offsetAtSnapshot = await node.rpc('evm_increaseTime', [0]);
@@ -32,6 +35,7 @@ t.test('snapshots and reverts', async (t) => {
   const set = rawTx(key, { nonce: 1n, to: hexToBytes(store), data: hexToBytes(encodeCall('set(uint256)', 42)), gas: 200_000n });
   await node.rpc('mc_sendRawTransaction', [set.raw]);
   await node.rpc('evm_mine');
+  t.equal(await value(), '0x' + word(42), 'a call after a new block sees its write');
   await node.rpc('hardhat_mine', ['0x3']);
   await node.rpc('evm_increaseTime', [1000]);
   t.equal(await head(), 5);
@@ -48,6 +52,7 @@ t.test('snapshots and reverts', async (t) => {
   t.equal(await node.rpc('evm_revert', [first]), true);
   t.equal(await head(), 1, 'head back at the snapshot');
   t.equal(await node.rpc('mc_getStorageAt', [store, '0x0', 'latest']), '0x' + word(7));
+  t.equal(await value(), '0x' + word(7), 'a call after evm_revert sees the old state');
   t.equal(await node.rpc('mc_getTransactionReceipt', [set.hash]), null, 'the reverted transaction left the chain');
   t.equal((await node.rpc('txpool_status')).pending, '0x0', 'pool as it was at the snapshot');
   t.equal(await node.rpc('evm_increaseTime', [0]), offsetAtSnapshot, 'clock offset restored');
