@@ -1,15 +1,25 @@
 // The EVM setup shared by block building, calls and app chains: one factory, so that the main
 // chain and app chains run code under the same rules.
 
-import { createEVM, type EVM } from '@ethereumjs/evm';
+import type { EVM } from '@ethereumjs/evm';
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
+
+// The EVM library loads with the first EVM, not at start-up (the first answers do not need it).
+let library: typeof import('@ethereumjs/evm') | undefined;
+
+/** The precompiles active under `common`, by address (hex, no 0x). Valid once an EVM was made: tracers ask from inside one. */
+export function activePrecompiles(common: Common): Map<string, unknown> {
+  if (!library) throw new Error('activePrecompiles: no EVM was made yet');
+  return library.getActivePrecompiles(common);
+}
 
 /** Where BLOCKHASH looks (the main chain, or an app chain's own blocks). */
 export interface BlockHashSource {
   getBlockByNumber(number: bigint): Promise<{ hash: Uint8Array } | undefined>;
 }
 
-export function createChainEvm(common: Common, sm: StateManagerInterface, chain: BlockHashSource): Promise<EVM> {
+export async function createChainEvm(common: Common, sm: StateManagerInterface, chain: BlockHashSource): Promise<EVM> {
+  const { createEVM } = (library ??= await import('@ethereumjs/evm'));
   return createEVM({
     // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
     // shared Common every EVM ever made (one per block and per call state) would stay reachable.
