@@ -1,10 +1,13 @@
 // Start-up (`BENCH_ONLY=startup`): spawn → first answer to net_listening, on a fresh datadir,
-// for `node dist/src/cli.js` and for `npm start` (npm's own start-up included, as the comparison
-// measures it), with the node's CPU time up to that answer (steadier than wall time on a busy
-// machine). Medians of BENCH_STARTS runs (default 5).
+// for `node dist/src/cli.js`, for the bundle `npm start` runs (dist/bundle/cli.js) and for
+// `npm start` itself (npm's own start-up included, as the comparison measures it), with the
+// node's CPU time up to that answer (steadier than wall time on a busy machine) and its resident
+// memory 2 s later. Then the breakdown of the bundle's CPU: Node itself (`node -e 0`), loading
+// and evaluating the code (`cli.js version` loads everything and exits), and the rest (opening
+// the database, genesis, keys, listeners). Medians of BENCH_STARTS runs (default 5).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './nodeProcess.js';
@@ -61,7 +64,30 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function once(command: string, args: string[]): Promise<{ ms: number; cpuMs: number }> {
+/** Resident memory of one process in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU milliseconds of one short command run to its end (user + system, children included). */
+function commandCpuMs(args: string[]): number {
+  const childBefore = readChildrenCpu();
+  execFileSync(process.execPath, args, { cwd: ROOT, stdio: 'ignore' });
+  return readChildrenCpu() - childBefore;
+}
+
+/** Total CPU of this process's waited-for children so far (/proc/self/stat cutime + cstime). */
+function readChildrenCpu(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / clockTicks;
+}
+
+async function once(command: string, args: string[]): Promise<{ ms: number; cpuMs: number; rssMb: number }> {
   const datadir = mkdtempSync(path.join(os.tmpdir(), 'mcnode-start-'));
   const port = await freePort();
   const started = performance.now();
@@ -70,7 +96,14 @@ async function once(command: string, args: string[]): Promise<{ ms: number; cpuM
   });
   try {
     for (;;) {
-      if (await listening(port)) return { ms: performance.now() - started, cpuMs: treeCpuMs(child.pid!) };
+      if (await listening(port)) {
+        const ms = performance.now() - started;
+        const cpuMs = treeCpuMs(child.pid!);
+        await new Promise((r) => setTimeout(r, 2000));
+        // npm start: the node is the last descendant (npm → sh → node).
+        const pids = [child.pid!, ...descendants(child.pid!)];
+        return { ms, cpuMs, rssMb: rssMb(pids[pids.length - 1]) };
+      }
       if (performance.now() - started > TIMEOUT_MS || child.exitCode !== null) throw new Error(`${command} did not answer within ${TIMEOUT_MS} ms`);
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
@@ -85,19 +118,44 @@ async function once(command: string, args: string[]): Promise<{ ms: number; cpuM
   }
 }
 
+function descendants(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return children ? children.split(' ').map(Number).flatMap((c) => [c, ...descendants(c)]) : [];
+  } catch {
+    return [];
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function benchStartup(): Promise<void> {
   const runs = Math.max(1, Number(process.env.BENCH_STARTS ?? 5) || 5);
   console.log(`Start-up, spawn → first net_listening answer on a fresh datadir (median of ${runs}; load ${os.loadavg()[0].toFixed(1)})`);
+  const bundle = path.join(ROOT, 'dist/bundle/cli.js');
   const ways: [string, string, string[]][] = [
     ['node dist/src/cli.js', process.execPath, [path.join(ROOT, 'dist/src/cli.js')]],
+    ...(existsSync(bundle) ? [['node dist/bundle/cli.js', process.execPath, [bundle]] as [string, string, string[]]] : []),
     ['npm start', 'npm', ['start', '--silent', '--']],
   ];
+  const cpuOf = new Map<string, number>();
   for (const [label, command, args] of ways) {
-    const results: { ms: number; cpuMs: number }[] = [];
+    const results: { ms: number; cpuMs: number; rssMb: number }[] = [];
     for (let i = 0; i < runs; i++) results.push(await once(command, args));
-    console.log(`  ${label.padEnd(22)} ${Math.round(median(results.map((r) => r.ms)))} ms wall, ` +
-      `${Math.round(median(results.map((r) => r.cpuMs)))} ms CPU (all processes)`);
+    cpuOf.set(args[0], median(results.map((r) => r.cpuMs)));
+    console.log(`  ${label.padEnd(24)} ${Math.round(median(results.map((r) => r.ms)))} ms wall, ` +
+      `${Math.round(median(results.map((r) => r.cpuMs)))} ms CPU (all processes), idle RSS ${Math.round(median(results.map((r) => r.rssMb)))} MB`);
   }
+  const entry = existsSync(bundle) ? bundle : path.join(ROOT, 'dist/src/cli.js');
+  const bare: number[] = [];
+  const loaded: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    bare.push(commandCpuMs(['-e', '0']));
+    loaded.push(commandCpuMs([entry, 'version']));
+  }
+  const nodeMs = median(bare);
+  const loadMs = median(loaded) - nodeMs;
+  console.log(`  breakdown of ${path.relative(ROOT, entry)}'s CPU: Node itself ${Math.round(nodeMs)} ms, ` +
+    `loading and evaluating the code ${Math.round(loadMs)} ms, ` +
+    `the node's own start (database, genesis, keys, listeners) ${Math.round((cpuOf.get(entry) ?? 0) - nodeMs - loadMs)} ms`);
 }

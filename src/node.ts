@@ -61,7 +61,7 @@ import { DevMining } from './miner/devMining.js';
 import { DevSnapshots } from './miner/devSnapshots.js';
 import { DevState } from './miner/devState.js';
 import { devControlMethods } from './rpc/modules/devControls.js';
-import { getActivePrecompiles } from '@ethereumjs/evm';
+import { activePrecompiles } from './execution/evm.js';
 import { TraceRunner } from './tracing/traceRunner.js';
 import { debugMethods } from './rpc/modules/debug.js';
 import { proofMethods } from './rpc/modules/mc/proofs.js';
@@ -276,10 +276,10 @@ export class McNode {
       txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
     ];
     common_modules.push(proofMethods(mc));
-    const precompiles = getActivePrecompiles(common);
+    let precompiles: Map<string, unknown> | undefined; // on first use: the EVM library loads with the first EVM
     const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 5000), makeEvm: (sm) => builder.createEvm(sm), rules });
     common_modules.push(debugMethods({
-      mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => precompiles.has(bytesToHex(a).slice(2)),
+      mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm start`: compile only if a source changed since the last build, then run the node in this
 // same process (one Node start-up, not two). Flags after `npm start --` reach the CLI unchanged.
+// It runs the bundle (dist/bundle/cli.js, see tools/build.mjs) when there is one, else dist/src/cli.js.
 
-import { ensureBuilt } from './build.mjs';
+import { existsSync } from 'node:fs';
+import { BUNDLE_DIR, ensureBuilt } from './build.mjs';
 
-if (!ensureBuilt()) process.exit(1);
-await import('../dist/src/cli.js');
+if (!(await ensureBuilt())) process.exit(1);
+if (existsSync(`${BUNDLE_DIR}/cli.js`)) await import('../dist/bundle/cli.js');
+else await import('../dist/src/cli.js');

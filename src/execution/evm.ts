@@ -3,7 +3,16 @@
 
 import type { EVM } from '@ethereumjs/evm';
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
-import { ChainEvm } from './chainEvm.js';
+
+// The EVM library loads with the first EVM, not at start-up (the first answers do not need it).
+let library: typeof import('@ethereumjs/evm') | undefined;
+let chainEvmModule: typeof import('./chainEvm.js') | undefined;
+
+/** The precompiles active under `common`, by address (hex, no 0x). Valid once an EVM was made: tracers ask from inside one. */
+export function activePrecompiles(common: Common): Map<string, unknown> {
+  if (!library) throw new Error('activePrecompiles: no EVM was made yet');
+  return library.getActivePrecompiles(common);
+}
 
 /** Where BLOCKHASH looks (the main chain, or an app chain's own blocks). */
 export interface BlockHashSource {
@@ -11,6 +20,8 @@ export interface BlockHashSource {
 }
 
 export async function createChainEvm(common: Common, sm: StateManagerInterface, chain: BlockHashSource): Promise<EVM> {
+  library ??= await import('@ethereumjs/evm');
+  const { ChainEvm } = (chainEvmModule ??= await import('./chainEvm.js'));
   return new ChainEvm({
     // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
     // shared Common every EVM ever made (one per block and per call state) would stay reachable.

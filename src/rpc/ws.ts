@@ -4,7 +4,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket, type RawData } from 'ws';
+import type { WebSocketServer, WebSocket, RawData } from 'ws';
 import type { Dispatcher } from './dispatch.js';
 import type { UpgradeHandler } from './http.js';
 import { MAX_REQUEST_BYTES } from './jsonLimits.js';
@@ -27,15 +27,17 @@ export interface WsServerOptions {
   limits?: ConnectionLimits;
 }
 
+// The library loads at the first handshake: start-up and HTTP-only users do not need it.
+let library: Promise<typeof import('ws')> | undefined;
+
 export class WsRpcServer implements UpgradeHandler {
-  // maxPayload: ws closes the connection with 1009 when a message is larger (as HTTP answers 413).
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES, perMessageDeflate: false });
+  private wss?: WebSocketServer;
+  private stopped = false;
   private readonly maxConnections: number;
   private readonly sockets = new Set<WebSocket>();
 
   constructor(private readonly o: WsServerOptions = {}) {
     this.maxConnections = o.maxConnections ?? MAX_WS_CONNECTIONS;
-    this.wss.on('error', () => undefined);
   }
 
   get connections(): number {
@@ -47,11 +49,26 @@ export class WsRpcServer implements UpgradeHandler {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, dispatcher));
+    if (this.wss) {
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, dispatcher));
+      return;
+    }
+    // The socket holds the client's bytes until the library is there; an error meanwhile only closes it.
+    const onError = () => socket.destroy();
+    socket.on('error', onError);
+    (library ??= import('ws')).then(({ WebSocketServer }) => {
+      socket.off('error', onError);
+      if (this.stopped) socket.destroy();
+      if (socket.destroyed) return;
+      // maxPayload: ws closes the connection with 1009 when a message is larger (as HTTP answers 413).
+      this.wss ??= new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES, perMessageDeflate: false }).on('error', () => undefined);
+      this.handleUpgrade(req, socket, head, dispatcher);
+    }, () => socket.destroy());
   }
 
   /** Closes every connection (the HTTP server that fed this one stops listening itself). */
   stop(): void {
+    this.stopped = true;
     for (const ws of this.sockets) ws.terminate();
     this.sockets.clear();
   }

@@ -2,13 +2,16 @@
 // state managers. Reads at one root share a cached state manager so hot accounts cost a map hit.
 
 import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { MerkleStateManager, Caches } from '@ethereumjs/statemanager';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, ValueEncoding, type Account } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '../encoding/hex.js';
 import { equalBytes, keccak256 } from '../encoding/bytes.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
 import { Lru } from '../store/lru.js';
+
+// The state manager library loads with the first state manager, not at start-up.
+let library: typeof import('@ethereumjs/statemanager') | undefined;
 
 /** Decoded accounts kept for the last root read (the head, in practice). */
 const DECODED_ACCOUNTS = 10_000;
@@ -31,6 +34,7 @@ export class WorldState {
   /** A fresh, writable state manager on `root` (block building, calls). */
   async stateManagerAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerkleStateManager> {
     const trie = await this.trieAt(root, nodes);
+    const { MerkleStateManager, Caches } = (library ??= await import('@ethereumjs/statemanager'));
     return new MerkleStateManager({ trie, common: this.common, caches: new Caches() });
   }
 
