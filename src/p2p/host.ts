@@ -10,7 +10,8 @@ import { Peer, DISCONNECT_REASON } from '@ethereumjs/devp2p';
 import type { Enode } from '../admin/enode.js';
 import { nodeIdOf } from '../admin/nodeKey.js';
 import { McPeer } from './peer.js';
-import { MAX_MESSAGE_BYTES, MC_CAPABILITY, McProtocol } from './mcProtocol.js';
+import { MAX_MESSAGE_BYTES } from './mcMessages.js';
+import { MC_CAPABILITY, McProtocol } from './mcProtocol.js';
 import { warmKeccak } from '../encoding/keccak.js';
 
 export const HANDSHAKE_TIMEOUT_MS = 10_000;

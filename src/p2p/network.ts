@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { parseEnode, type Enode } from '../admin/enode.js';
-import { P2pHost } from './host.js';
-import { MC_VERSION } from './mcProtocol.js';
+import type { P2pHost } from './host.js';
+import { MC_VERSION } from './mcMessages.js';
 import type { McPeer } from './peer.js';
 
 export const STATIC_NODES_FILE = 'static-nodes.json';
@@ -73,6 +73,8 @@ export class Network {
   ) {}
 
   static async start(opts: NetworkOptions, staticNodes: Enode[]): Promise<Network> {
+    // The devp2p library loads here, not at start-up: a node's first answers do not need it.
+    const { P2pHost } = await import('./host.js');
     const host = new P2pHost(opts);
     await host.listen(opts.addr, opts.port);
     const wildcard = opts.addr === '0.0.0.0' || opts.addr === '::';

@@ -7,7 +7,8 @@ import type { Peer } from '@ethereumjs/devp2p';
 import { bigintToBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { MalformedMessage, uint } from './messages.js';
-import { Msg, type McProtocol } from './mcProtocol.js';
+import { Msg } from './mcMessages.js';
+import type { McProtocol } from './mcProtocol.js';
 
 /** A request unanswered this long drops the peer. */
 export const REQUEST_TIMEOUT_MS = 10_000;

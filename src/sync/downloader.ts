@@ -9,7 +9,7 @@ import { encodeBlockFromRaw } from '../chain/block.js';
 import { InvalidBlock } from '../chainFile/verifyBlock.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
-import { Msg } from '../p2p/mcProtocol.js';
+import { Msg } from '../p2p/mcMessages.js';
 import { MAX_BODIES, MAX_HEADERS, MalformedMessage, decodeBodies, decodeHeaders, encodeGetHeaders, type WireHeader } from '../p2p/messages.js';
 import type { BlockImport, IncomingBlock, SyncPeer } from './types.js';
 

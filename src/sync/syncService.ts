@@ -8,7 +8,7 @@ import { InvalidBlock } from '../chainFile/verifyBlock.js';
 import { keccak256 } from '../encoding/bytes.js';
 import { bigintToBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
-import { Msg } from '../p2p/mcProtocol.js';
+import { Msg } from '../p2p/mcMessages.js';
 import {
   MalformedMessage, decodeBodies, decodeGetHeaders, decodeHashList, decodeHeaders, decodeNewBlock, decodeNewBlockHashes,
   decodeTransactions, encodeGetHeaders, headerItem, txItem,

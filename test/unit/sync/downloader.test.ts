@@ -10,7 +10,7 @@ import { Downloader } from '../../../src/sync/downloader.js';
 import { chainImport } from '../../../src/sync/chainImport.js';
 import { serveBodies, serveHeaders } from '../../../src/sync/serve.js';
 import { decodeGetHeaders, decodeHashList } from '../../../src/p2p/messages.js';
-import { Msg } from '../../../src/p2p/mcProtocol.js';
+import { Msg } from '../../../src/p2p/mcMessages.js';
 import type { Item, SyncPeer } from '../../../src/sync/types.js';
 
 const quiet = { info: () => undefined, warn: () => undefined };
