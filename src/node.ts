@@ -187,7 +187,7 @@ export class McNode {
     });
     // The one import path (peers, block files); its trie writes collect apart from the miner's.
     const importer = new BlockImporter({
-      chain, builder, nodes: new TrieNodeStore(db, 20_000), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
+      chain, builder, nodes: new TrieNodeStore(db, 8 * 2 ** 20), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
       classicTxBlock: config.genesis.classicTxBlock, pow,
     });
     const pending = new PendingBlockCache(db, chain, pool, miner);
@@ -276,7 +276,7 @@ export class McNode {
     ];
     common_modules.push(proofMethods(mc));
     const precompiles = getActivePrecompiles(common);
-    const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 5000), makeEvm: (sm) => builder.createEvm(sm), rules });
+    const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 2 * 2 ** 20), makeEvm: (sm) => builder.createEvm(sm), rules });
     common_modules.push(debugMethods({
       mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => precompiles.has(bytesToHex(a).slice(2)),
     }));
