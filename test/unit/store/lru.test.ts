@@ -5,6 +5,7 @@ import t from 'tap';
 import { Lru } from '../../../src/store/lru.js';
 import { TRIE_NODE_OVERHEAD, TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import type { Database } from '../../../src/store/database.js';
+import type { Block, Receipt } from '../../../src/chain/types.js';
 
 t.test('by entries: the oldest unused go first', async (t) => {
   const lru = new Lru<number, string>(64);
@@ -61,4 +62,24 @@ t.test('a trie node store holds its byte budget, not a node count', async (t) =>
   let cached = 0;
   for (let i = 999; i >= 0; i--) if (await store.get(i.toString(16).padStart(64, '0'))) cached++;
   t.ok(cached <= Math.floor(budget / perNode) + 1 && cached >= Math.floor((budget * 0.9) / perNode), `${cached} nodes cached for a ${budget}-byte budget`);
+});
+
+t.test('the block and receipt caches are bounded by bytes, so full blocks cannot pile up', async (t) => {
+  const { BLOCK_CACHE_BYTES, RECEIPT_CACHE_BYTES, blockWeight, receiptsWeight } = await import('../../../src/blockchain/cacheWeights.js');
+  const tx = { raw: new Uint8Array(150) };
+  const block = (txs: number) => ({ header: { extraData: new Uint8Array(32) }, transactions: Array(txs).fill(tx) }) as unknown as Block;
+  t.ok(blockWeight('', block(200)) > 100 * blockWeight('', block(0)), 'a full block weighs as its transactions do');
+
+  const blocks = new Lru<string, Block>(BLOCK_CACHE_BYTES, blockWeight);
+  for (let i = 0; i < 2048; i++) blocks.set(String(i), block(200));
+  t.ok(blocks.weight <= BLOCK_CACHE_BYTES, `${blocks.size} blocks of 200 transactions: ${blocks.weight} bytes`);
+  t.ok(blocks.size < 100, 'far fewer than 2048 full blocks');
+  for (let i = 0; i < 2048; i++) blocks.set(`e${i}`, block(1));
+  t.ok(blocks.size >= 800, `${blocks.size} one-transaction blocks still fit`);
+
+  const log = { address: new Uint8Array(20), topics: [new Uint8Array(32), new Uint8Array(32)], data: new Uint8Array(64) };
+  const receipts = (n: number) => Array.from({ length: n }, () => ({ logs: [log, log] })) as unknown as Receipt[];
+  const lists = new Lru<string, Receipt[]>(RECEIPT_CACHE_BYTES, receiptsWeight);
+  for (let i = 0; i < 2048; i++) lists.set(String(i), receipts(200));
+  t.ok(lists.weight <= RECEIPT_CACHE_BYTES && lists.size < 50, `${lists.size} lists of 200 receipts: ${lists.weight} bytes`);
 });
