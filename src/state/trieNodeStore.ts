@@ -19,7 +19,7 @@ const toBytes = (value: TrieValue): Uint8Array => (typeof value === 'string' ? h
  * Bytes of trie nodes a store keeps hot by default; most entries are the newest blocks' nodes.
  * Counted by bytes, not nodes: a node is 40 to 532 bytes and its objects cost more than that.
  */
-export const DEFAULT_TRIE_CACHE_BYTES = 16 * 2 ** 20;
+export const DEFAULT_TRIE_CACHE_BYTES = 12 * 2 ** 20;
 
 /**
  * What one cached node holds beyond its key characters and value bytes (measured in heap
