@@ -13,6 +13,7 @@ import { McNode, VERSION } from './node.js';
 import { accountCommand } from './accounts/accountCommand.js';
 import { clientVersion } from './version.js';
 import { exportCommand, fixtureCommand, importCommand } from './chainCommands.js';
+import { tuneHeapGrowth } from './heapTuning.js';
 
 function banner(node: McNode): string {
   const { config, chain, endpoints } = node;
@@ -40,6 +41,7 @@ function banner(node: McNode): string {
 }
 
 async function run(inv: Invocation): Promise<void> {
+  tuneHeapGrowth();
   const node = await McNode.start(inv.config);
   process.stdout.write(banner(node));
   let stopping = false;

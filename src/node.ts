@@ -188,7 +188,7 @@ export class McNode {
     });
     // The one import path (peers, block files); its trie writes collect apart from the miner's.
     const importer = new BlockImporter({
-      chain, builder, nodes: new TrieNodeStore(db, 20_000), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
+      chain, builder, nodes: new TrieNodeStore(db, 8 * 2 ** 20), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
       classicTxBlock: rules.classicTxBlock, pow,
     });
     const pending = new PendingBlockCache(db, chain, pool, miner);
@@ -277,7 +277,7 @@ export class McNode {
     ];
     common_modules.push(proofMethods(mc));
     let precompiles: Map<string, unknown> | undefined; // on first use: the EVM library loads with the first EVM
-    const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 5000), makeEvm: (sm) => builder.createEvm(sm), rules });
+    const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 2 * 2 ** 20), makeEvm: (sm) => builder.createEvm(sm), rules });
     common_modules.push(debugMethods({
       mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));

@@ -17,6 +17,7 @@ import { keys } from '../store/schema.js';
 import { Lru } from '../store/lru.js';
 import { notFound, wrongState } from '../errors.js';
 import { headSwitchOps } from './headSwitch.js';
+import { BLOCK_CACHE_BYTES, RECEIPT_CACHE_BYTES, blockWeight, receiptsWeight } from './cacheWeights.js';
 
 /** Canonical number → hash entries kept in memory (about 300 bytes each). */
 export const HASH_CACHE_SIZE = 8192;
@@ -50,8 +51,8 @@ export interface HeadSwitch {
 }
 
 export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound: [RewoundEvent] }> {
-  private readonly blocksByHash = new Lru<string, Block>(2048);
-  private readonly receiptsByHash = new Lru<string, Receipt[]>(2048);
+  private readonly blocksByHash = new Lru<string, Block>(BLOCK_CACHE_BYTES, blockWeight);
+  private readonly receiptsByHash = new Lru<string, Receipt[]>(RECEIPT_CACHE_BYTES, receiptsWeight);
   // Canonical hashes of recent and recently read heights; older ones come from the database.
   private readonly hashByNumber = new Lru<bigint, Uint8Array>(HASH_CACHE_SIZE);
   private readonly tdByHash = new Lru<string, bigint>(4096);

@@ -24,7 +24,7 @@ export class PendingBlockCache {
     pool: TxPool,
     private readonly miner: Miner,
   ) {
-    this.scratch = new TrieNodeStore(db, 20_000);
+    this.scratch = new TrieNodeStore(db, 4 * 2 ** 20);
     const invalidate = () => {
       this.current = undefined;
     };

@@ -73,7 +73,7 @@ export class WorkPackages {
     if (!this.building) {
       const version = this.poolVersion;
       this.building = (async () => {
-        const nodes = new TrieNodeStore(this.db, 1000);
+        const nodes = new TrieNodeStore(this.db, 2 ** 19);
         const built = await this.miner.buildPending(nodes);
         const pkg: Package = { built, nodes, sealHash: sealHash(built.header) };
         this.packages.set(bytesToHex(pkg.sealHash), pkg);

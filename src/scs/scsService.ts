@@ -55,7 +55,7 @@ export class ScsService implements BlockParticipant {
   private stopped = false;
 
   private constructor(private readonly o: ScsOptions) {
-    const nodes = new TrieNodeStore(o.db, 50_000);
+    const nodes = new TrieNodeStore(o.db, 4 * 2 ** 20);
     this.deps = { store: new AppStore(o.db), world: new WorldState(nodes, o.common), nodes, common: o.common, scsId: o.scsId };
   }
 

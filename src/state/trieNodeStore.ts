@@ -16,10 +16,18 @@ export { Lru } from '../store/lru.js';
 const toBytes = (value: TrieValue): Uint8Array => (typeof value === 'string' ? hexToBytes(value) : value);
 
 /**
- * Trie nodes a store keeps hot by default. A node is at most 532 bytes (a full branch), so the
- * cache holds at most about 35 MB with its keys; most entries are the newest blocks' nodes.
+ * Bytes of trie nodes a store keeps hot by default; most entries are the newest blocks' nodes.
+ * Counted by bytes, not nodes: a node is 40 to 532 bytes and its objects cost more than that.
  */
-export const DEFAULT_TRIE_CACHE_NODES = 50_000;
+export const DEFAULT_TRIE_CACHE_BYTES = 12 * 2 ** 20;
+
+/**
+ * What one cached node holds beyond its key characters and value bytes (measured in heap
+ * snapshots): the Uint8Array and ArrayBuffer objects, the backing store, the key string, the map slot.
+ */
+export const TRIE_NODE_OVERHEAD = 300;
+
+const nodeWeight = (key: string, value: Uint8Array): number => TRIE_NODE_OVERHEAD + key.length + value.length;
 
 export class TrieNodeStore implements DB<string, TrieValue> {
   private pending = new Map<string, Uint8Array>();
@@ -29,9 +37,9 @@ export class TrieNodeStore implements DB<string, TrieValue> {
 
   constructor(
     private readonly db: Database,
-    cacheNodes = DEFAULT_TRIE_CACHE_NODES,
+    cacheBytes = DEFAULT_TRIE_CACHE_BYTES,
   ) {
-    this.cache = new Lru(cacheNodes);
+    this.cache = new Lru(cacheBytes, nodeWeight);
   }
 
   async get(key: string): Promise<TrieValue | undefined> {
