@@ -1,7 +1,7 @@
 // The miner in process, with a seal function under the test's control: a block stored from
 // submitted work does not wait for a running local search, and stops it.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import path from 'node:path';
 import { defaultConfig } from '../../../src/config/load.js';
 import { createLogger } from '../../../src/log.js';
@@ -13,7 +13,8 @@ import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import { powMix } from '../../../src/consensus/pow.js';
 import { bigintToFixed } from '../../../src/encoding/bytes.js';
 
-t.test('a submitted block lands while the local search runs, and stops it', async (t) => {
+/** A miner on a fresh devnet chain whose local search never finds a seal: it ends only when aborted. */
+async function stuckMiner(t: Test) {
   const config = defaultConfig();
   const db = await Database.open(path.join(t.testdir(), 'chaindata'));
   t.teardown(() => db.close());
@@ -39,6 +40,11 @@ t.test('a submitted block lands while the local search runs, and stops it', asyn
     mode: 'off', period: 1, coinbase: new Uint8Array(20), extraData: new Uint8Array(),
     targetGasLimit: 9_000_000n, difficulty: difficultyRule(config, core.chain.genesis),
   });
+  return { db, core, miner, started, aborted: () => aborted };
+}
+
+t.test('a submitted block lands while the local search runs, and stops it', async (t) => {
+  const { db, core, miner, started, aborted } = await stuckMiner(t);
   t.teardown(() => miner.stop());
 
   const local = miner.mineBlocks(1);
@@ -57,40 +63,17 @@ t.test('a submitted block lands while the local search runs, and stops it', asyn
   t.ok(block, 'the submitted block is stored while the search runs');
   t.equal(core.chain.head.header.number, 1n);
   t.same(await local, [], 'the local round ends without a block');
-  t.equal(aborted, true, 'the new head aborted the local search');
+  t.equal(aborted(), true, 'the new head aborted the local search');
 });
 
 t.test('stopping the miner stops a running local search, and no listener is left behind', async (t) => {
-  const config = defaultConfig();
-  const db = await Database.open(path.join(t.testdir(), 'chaindata'));
-  t.teardown(() => db.close());
-  const core = await openChainCore(config, db, createLogger(0));
-  const pool = new TxPool(db, {
-    minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
-    blockGasLimit: () => core.chain.head.header.gasLimit,
-    accountAt: async () => ({ nonce: 0n, balance: 0n }),
-  });
-  let searchStarted!: () => void;
-  const started = new Promise<void>((resolve) => (searchStarted = resolve));
-  let aborted = false;
-  const seal = (_hash: Uint8Array, _difficulty: bigint, signal: AbortSignal) =>
-    new Promise<Seal | undefined>((resolve) => {
-      searchStarted();
-      signal.addEventListener('abort', () => {
-        aborted = true;
-        resolve(undefined);
-      });
-    });
-  const miner = new Miner(core.chain, pool, core.builder, core.nodes, seal, {
-    mode: 'off', period: 1, coinbase: new Uint8Array(20), extraData: new Uint8Array(),
-    targetGasLimit: 9_000_000n, difficulty: difficultyRule(config, core.chain.genesis),
-  });
+  const { core, miner, started, aborted } = await stuckMiner(t);
   const newHeadListeners = core.chain.listenerCount('newHead');
   const local = miner.mineBlocks(1);
   await started;
   t.equal(core.chain.listenerCount('newHead'), newHeadListeners + 1, 'the search listens for a new head');
   await miner.stop();
-  t.equal(aborted, true, 'stop aborted the search');
+  t.equal(aborted(), true, 'stop aborted the search');
   t.same(await local, [], 'no block');
   t.equal(core.chain.listenerCount('newHead'), newHeadListeners, 'its head listener is gone');
   t.equal(core.chain.head.header.number, 0n);
