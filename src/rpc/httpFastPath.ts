@@ -108,6 +108,9 @@ class FastConnection {
   private needed = 0;
   private busy = false;
   private ended = false;
+  /** the bytes of the last simple head and its parse: clients repeat their heads byte for byte */
+  private lastHead: Buffer | undefined;
+  private lastParsed: Head | undefined;
   private closing = false;
   /** the request deadline while a request is arriving, the idle deadline between requests */
   deadline: number;
@@ -191,7 +194,7 @@ class FastConnection {
         this.scanned = Math.max(0, buf.length - 3);
         return this.wantMore();
       }
-      const head = parseHead(buf, headEnd, this.owner.rules);
+      const head = this.headAt(buf, headEnd);
       if (head === undefined) return this.handOver();
       const end = head.bodyStart + head.length;
       if (buf.length < end) {
@@ -205,6 +208,21 @@ class FastConnection {
       this.needed = 0;
       this.answer(head, buf.subarray(head.bodyStart, end));
     }
+  }
+
+  /**
+   * The head ending at `headEnd`, parsed. A head byte for byte the same as this connection's last
+   * simple one is that one (the rules it was judged by are fixed for the endpoint's life).
+   */
+  private headAt(buf: Buffer, headEnd: number): Head | undefined {
+    const last = this.lastHead;
+    if (last !== undefined && last.length === headEnd && buf.compare(last, 0, headEnd, 0, headEnd) === 0) return this.lastParsed;
+    const head = parseHead(buf, headEnd, this.owner.rules);
+    if (head !== undefined) {
+      this.lastHead = Buffer.from(buf.subarray(0, headEnd));
+      this.lastParsed = head;
+    }
+    return head;
   }
 
   private answer(head: Head, body: Buffer): void {

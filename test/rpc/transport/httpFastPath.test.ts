@@ -182,6 +182,31 @@ t.test('fast-path calls, then a GET (hand-off), then more calls on the same conn
   t.equal(c.closed, false, 'the connection stayed open');
 });
 
+t.test('a head repeated byte for byte reuses its parse; a head differing in one byte is judged afresh', async (t) => {
+  const { port, onFastPath } = await serve(t);
+  const c = new RawClient(port);
+  t.teardown(() => c.socket.destroy());
+  // Same head (same length), different bodies: each reply is its own body's.
+  for (const word of ['aa', 'bb', 'cc']) {
+    await c.write(postHead(`{"jsonrpc":"2.0","id":1,"method":"echo","params":["${word}"]}`));
+    const [r] = await c.read(1);
+    t.equal(r.body, `{"jsonrpc":"2.0","id":1,"result":["${word}"]}`);
+  }
+  // One byte of the Origin changed: the first is allowed (CORS header), the second is not.
+  await c.write(postHead(CALL, 'Origin: http://app.example\r\n'));
+  const [allowed] = await c.read(1);
+  t.match(allowed.head, /Access-Control-Allow-Origin: http:\/\/app\.example/);
+  await c.write(postHead(CALL, 'Origin: http://app.exampld\r\n'));
+  const [other] = await c.read(1);
+  t.notMatch(other.head, /Access-Control-Allow-Origin/, 'another origin gets no CORS header');
+  t.equal(onFastPath(), 1, 'still on the fast path');
+  // One byte of the Host changed: refused by node:http (the connection is handed over).
+  await c.write(postHead(CALL).replace('Host: localhost', 'Host: localhosx'));
+  const [foreign] = await c.read(1);
+  t.equal(foreign.status, 403, 'a foreign host is refused after the same head was served');
+  t.equal(onFastPath(), 0, 'handed to node:http');
+});
+
 t.test('pipelined requests in one write are answered in order, across a hand-off', async (t) => {
   const { port } = await serve(t);
   const call = (id: number, ms: number) => postHead(`{"jsonrpc":"2.0","id":${id},"method":"slow","params":[${ms},${id}]}`);
