@@ -55,7 +55,7 @@ import { adminChainMethods } from './rpc/modules/adminChain.js';
 import { RpcStats } from './metrics/registry.js';
 import { nodeMetrics } from './metrics/nodeMetrics.js';
 import { ScsService } from './scs/scsService.js';
-import { loadOrCreateScsId } from './scs/scsId.js';
+import { openScsId } from './scs/scsId.js';
 import { DevClock } from './miner/devClock.js';
 import { DevMining } from './miner/devMining.js';
 import { DevSnapshots } from './miner/devSnapshots.js';
@@ -226,10 +226,13 @@ export class McNode {
     await keys.unlockAtStart(config.accounts.unlock, config.accounts.password, config.rpc.enabled);
     const vnode: VnodeInfo = { ...config.vnode, address: config.vnode.address ?? dev[0]?.address ?? new Uint8Array(20) };
     // The SCS (README "Application chains (SCS)"): app chains in the same database, in step with main-chain blocks.
-    const scs = config.scs.enabled
+    // A fresh datadir's SCS key file is written in the background (tens of ms of scrypt); the
+    // service holds app-chain writes and the SCS endpoint until it is stored.
+    const scsId = config.scs.enabled ? await openScsId(config.datadir) : undefined;
+    const scs = scsId
       ? await ScsService.open(
         {
-          db, common, scsId: await loadOrCreateScsId(config.datadir), vnodeAddress: vnode.address, defaultOwner: vnode.address,
+          db, common, scsId: scsId.id, idStored: scsId.stored, vnodeAddress: vnode.address, defaultOwner: vnode.address,
           mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log,
         },
         config.appChains,

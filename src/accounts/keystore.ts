@@ -197,6 +197,16 @@ export class Keystore {
     return this.store(randomPrivateKey(), password);
   }
 
+  /**
+   * A new account whose address is known at once; `stored` resolves once its key file is on disk
+   * (the key derivation runs in the thread pool meanwhile). Whoever names the address outside the
+   * process must wait for `stored`.
+   */
+  createAccount(password: string): { address: Uint8Array; stored: Promise<KeystoreEntry> } {
+    const key = randomPrivateKey();
+    return { address: privateKeyToAddress(key), stored: this.store(key, password) };
+  }
+
   async importKey(privateKey: Uint8Array, password: string): Promise<KeystoreEntry> {
     if (await this.find(privateKeyToAddress(privateKey))) throw alreadyExists('account already exists');
     return this.store(privateKey, password);

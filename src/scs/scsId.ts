@@ -7,9 +7,23 @@ import { Keystore, LIGHT_SCRYPT } from '../accounts/keystore.js';
 /** The real scsserver's default keystore password. */
 export const SCS_KEYSTORE_PASSWORD = 'moacscsofflineaccountpwd';
 
-export async function loadOrCreateScsId(datadir: string): Promise<Uint8Array> {
+export interface ScsId {
+  id: Uint8Array;
+  /** resolves once the key file is on disk (at once for an existing one); rejects if it cannot be written */
+  stored: Promise<void>;
+}
+
+/**
+ * The SCS id of `datadir`, reading its key file or creating one. A new key file is written in the
+ * background (its scrypt takes tens of milliseconds): nothing may name the id outside the process
+ * (app-chain data, the SCS endpoint) before `stored` resolves, so a restart finds the same id.
+ */
+export async function openScsId(datadir: string): Promise<ScsId> {
   const keystore = new Keystore(path.join(datadir, 'scskeystore'), LIGHT_SCRYPT);
   const [first] = await keystore.list();
-  if (first) return first.address;
-  return (await keystore.newAccount(SCS_KEYSTORE_PASSWORD)).address;
+  if (first) return { id: first.address, stored: Promise.resolve() };
+  const { address, stored } = keystore.createAccount(SCS_KEYSTORE_PASSWORD);
+  const done = stored.then(() => undefined);
+  done.catch(() => undefined); // the waiters see a failure; it is not an unhandled rejection meanwhile
+  return { id: address, stored: done };
 }

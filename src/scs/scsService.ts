@@ -30,6 +30,11 @@ export interface ScsOptions {
   db: Database;
   common: Common;
   scsId: Uint8Array;
+  /**
+   * Resolves once the SCS id's key file is on disk. Every app-chain write waits for it (it holds
+   * the lock until then) and the SCS endpoint opens after it: the id is named nowhere before.
+   */
+  idStored?: Promise<void>;
   /** `via` every app-chain transaction must carry (vnode_address) */
   vnodeAddress: Uint8Array;
   /** owner of an app chain whose object names none */
@@ -53,8 +58,11 @@ export class ScsService implements BlockParticipant {
   private roundQueued = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private idFailure: Error | undefined;
 
   private constructor(private readonly o: ScsOptions) {
+    // The lock is held until the id is stored; if it cannot be, every write fails with that error.
+    if (o.idStored) this.tail = o.idStored.then(() => undefined, (err: Error) => void (this.idFailure = err));
     const nodes = new TrieNodeStore(o.db, 4 * 2 ** 20);
     this.deps = { store: new AppStore(o.db), world: new WorldState(nodes, o.common), nodes, common: o.common, scsId: o.scsId };
   }
@@ -87,6 +95,11 @@ export class ScsService implements BlockParticipant {
 
   get scsId(): Uint8Array {
     return this.o.scsId;
+  }
+
+  /** Resolves once the SCS id is stored (see ScsOptions.idStored). */
+  get idStored(): Promise<void> {
+    return this.o.idStored ?? Promise.resolve();
   }
 
   /** App chains in creation order. */
@@ -280,7 +293,7 @@ export class ScsService implements BlockParticipant {
     this.stopped = true;
     clearInterval(this.timer);
     await this.rounds;
-    (await this.acquire())();
+    await this.acquire().then((release) => release(), () => undefined);
   }
 
   private now(): bigint {
@@ -291,7 +304,11 @@ export class ScsService implements BlockParticipant {
   private acquire(): Promise<() => void> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.tail.then(() => release);
+    const ready = this.tail.then(() => {
+      if (this.idFailure === undefined) return release;
+      release();
+      throw this.idFailure;
+    });
     this.tail = this.tail.then(() => held);
     return ready;
   }
