@@ -4,12 +4,13 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from './config/schema.js';
-import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
+import { devAccounts, difficultyRule, genesisSpec, openChainCore } from './chainCore.js';
 import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
 import { Blockchain } from './blockchain/blockchain.js';
 import { checkClassicAllowed, decodeTransaction } from './chain/transaction.js';
+import { secp256k1 } from './chain/secp256k1.js';
 import { decodeBlockTransaction } from './chain/systemTx.js';
 import type { SignedTx } from './chain/types.js';
 import { TxPool } from './txpool/txPool.js';
@@ -139,11 +140,12 @@ export class McNode {
   }
 
   private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
-    const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log);
+    const accounts = devAccounts(config);
+    const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log, genesisSpec(config, accounts));
     const chainId = config.chain.chainId;
 
     const wallet = new Wallet(chainId);
-    const dev: DevAccount[] = devKeys(config).map((key) => ({ address: wallet.addAccount(key, true), privateKey: key }));
+    const dev: DevAccount[] = accounts.map(({ privateKey, address }) => ({ address: wallet.addAccount(privateKey, true, address), privateKey }));
 
 
     const prices = new GasPrices(config.mining.gasPrice);
@@ -329,7 +331,10 @@ export class McNode {
     miner.start();
     // Start-up skips what the first answers do not need; load what the first block and call need
     // right after, so that they are not slower for it.
-    setTimeout(() => void import('@ethereumjs/statemanager').then(() => import('@ethereumjs/evm')), 25).unref();
+    setTimeout(() => {
+      secp256k1(); // signature recovery of the first transaction
+      void import('@ethereumjs/statemanager').then(() => import('@ethereumjs/evm'));
+    }, 25).unref();
     return node;
   }
 
