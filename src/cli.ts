@@ -14,6 +14,7 @@ import { accountCommand } from './accounts/accountCommand.js';
 import { clientVersion } from './version.js';
 import { exportCommand, fixtureCommand, importCommand } from './chainCommands.js';
 import { tuneHeapGrowth } from './heapTuning.js';
+import { announceStarted } from './codeCache.js';
 
 function banner(node: McNode): string {
   const { config, chain, endpoints } = node;
@@ -44,6 +45,7 @@ async function run(inv: Invocation): Promise<void> {
   tuneHeapGrowth();
   const node = await McNode.start(inv.config);
   process.stdout.write(banner(node));
+  announceStarted(); // the bundle's code cache, when it was not used, is written now
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -2,12 +2,13 @@
 // Compiles the TypeScript to dist/ only when it is stale, so `npm start` and `npm test` do not
 // pay ~10 s of tsc on every run. Stale: no stamp of a successful build, or a source file (or
 // tsconfig.json) modified after that build began. `--force` always compiles (`npm run build`).
-// After tsc, esbuild bundles dist/src/cli.js into dist/bundle/cli.js, which `npm start` runs:
-// one file instead of ~500 modules to resolve and read halves start-up CPU (README "Start-up").
+// After tsc, esbuild bundles dist/src/cli.js into dist/bundle/mcnode.cjs, which `npm start` runs
+// through dist/bundle/cli.js and a code cache: one file instead of ~500 modules to resolve, read
+// and compile (README "Running it").
 // dist/src/ stays the tested entry. Plain JavaScript on purpose: it must run before anything is compiled.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,14 +49,34 @@ export function isStale(root = ROOT) {
 
 export const BUNDLE_DIR = path.join(ROOT, 'dist', 'bundle');
 // Native addons find their binaries beside their own package, and piscina loads worker files by
-// path: these stay in node_modules. Bundled CommonJS code calls require(), which ESM output lacks.
-const BUNDLE_EXTERNAL = ['secp256k1', 'classic-level', 'piscina'];
-const REQUIRE_SHIM = "import { createRequire as __mcnodeCreateRequire } from 'node:module'; const require = __mcnodeCreateRequire(import.meta.url);";
+// path: these stay in node_modules (secp256k1 is required at run time on first use, never bundled).
+const BUNDLE_EXTERNAL = ['secp256k1', 'piscina'];
 
 /**
- * Bundles the compiled CLI with esbuild (a devDependency). Lazy `import()`s become chunks loaded
- * on first use. Without esbuild (a production-only install) there is no bundle and `npm start`
- * runs dist/src/cli.js; a failed bundle fails the build.
+ * classic-level's JavaScript (and abstract-level's ~40 modules under it) is bundled; its binding
+ * asks node-gyp-build for the addon beside the package, which the bundle finds from its own
+ * directory: the path from dist/bundle/ to the package, fixed at build time.
+ */
+const nativeBindingBeside = {
+  name: 'native-binding-beside-package',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]classic-level[\\/]binding\.js$/ }, (args) => {
+      const relative = path.relative(BUNDLE_DIR, path.dirname(args.path)).split(path.sep).join('/');
+      return {
+        contents: `module.exports = require('node-gyp-build')(require('node:path').join(__dirname, ${JSON.stringify(relative)}));`,
+        loader: 'js',
+        resolveDir: path.dirname(args.path),
+      };
+    });
+  },
+};
+
+/**
+ * Bundles the compiled CLI with esbuild (a devDependency) into one CommonJS file,
+ * dist/bundle/mcnode.cjs, and its entry dist/bundle/cli.js, which runs it through a V8 code cache
+ * (src/codeCache.ts): a cached start deserialises bytecode instead of compiling 2 MB of source.
+ * Lazy `import()`s stay lazy (evaluated on first use). Without esbuild (a production-only install)
+ * there is no bundle and `npm start` runs dist/src/cli.js; a failed bundle fails the build.
  */
 export async function bundle() {
   let esbuild;
@@ -66,18 +87,31 @@ export async function bundle() {
     return true;
   }
   rmSync(BUNDLE_DIR, { recursive: true, force: true });
+  const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
   try {
     await esbuild.build({
+      ...common,
       entryPoints: [path.join(ROOT, 'dist', 'src', 'cli.js')],
-      outdir: BUNDLE_DIR,
-      bundle: true,
-      splitting: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
+      outfile: path.join(BUNDLE_DIR, 'mcnode.cjs'),
+      format: 'cjs',
       external: BUNDLE_EXTERNAL,
-      banner: { js: REQUIRE_SHIM },
-      logLevel: 'warning',
+      charset: 'ascii', // read back as a one-byte string, no UTF-8 decoding
+      // The ES modules' import.meta.url: this file's URL.
+      define: { 'import.meta.url': '__mcnodeBundleUrl' },
+      plugins: [nativeBindingBeside],
+    });
+    // One function expression, the CommonJS wrapper written out (src/codeCache.ts compiles the
+    // file as it is); the entry's hashbang line goes, and the line count stays.
+    const file = path.join(BUNDLE_DIR, 'mcnode.cjs');
+    // charset 'ascii' escapes strings and names; what non-ASCII is left sits in kept comments.
+    const code = readFileSync(file, 'utf8').replace(/^#!.*/, '').replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+    writeFileSync(file, "(function (exports, require, module, __filename, __dirname) { 'use strict'; " +
+      `var __mcnodeBundleUrl = require('node:url').pathToFileURL(__filename).href;${code}\n})`);
+    await esbuild.build({
+      ...common,
+      entryPoints: [path.join(ROOT, 'dist', 'src', 'bundleEntry.js')],
+      outfile: path.join(BUNDLE_DIR, 'cli.js'),
+      format: 'esm',
     });
     return true;
   } catch (err) {
