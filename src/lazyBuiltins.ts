@@ -1,0 +1,10 @@
+// Node built-ins that only some paths use (block files, Ethash workers, --metrics), required on
+// first use: imported at the top of their modules they cost every start ~1-2 ms each.
+
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+export const zlib = (): typeof import('node:zlib') => require('node:zlib');
+export const workerThreads = (): typeof import('node:worker_threads') => require('node:worker_threads');
+export const perfHooks = (): typeof import('node:perf_hooks') => require('node:perf_hooks');
