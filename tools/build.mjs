@@ -7,9 +7,9 @@
 // and compile (README "Running it").
 // dist/src/ stays the tested entry. Plain JavaScript on purpose: it must run before anything is compiled.
 
-import { spawnSync } from 'node:child_process';
+// Only modules Node has loaded before any script runs are imported here: `npm start` imports this
+// file for isStale() on every start; building loads the rest.
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,7 @@ const STAMP = stampOf(ROOT);
 // The folders tsconfig.json includes.
 const SOURCE_DIRS = ['src', 'workers', 'bench', 'tools'];
 
+// Runs on every `npm start` before anything is compiled: plain loops, no path helpers.
 function newestIn(dir, newest) {
   let entries;
   try {
@@ -26,16 +27,22 @@ function newestIn(dir, newest) {
   } catch {
     return newest;
   }
-  for (const e of entries) {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) newest = newestIn(full, newest);
-    else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  for (let i = 0; i < entries.length; i++) {
+    const name = entries[i].name;
+    if (entries[i].isDirectory()) newest = newestIn(`${dir}/${name}`, newest);
+    else if (name.endsWith('.ts')) {
+      const modified = statSync(`${dir}/${name}`).mtimeMs;
+      if (modified > newest) newest = modified;
+    }
   }
   return newest;
 }
 
-/** True when dist/ is missing or older than a source. Costs a few milliseconds (one stat per file). */
-export function isStale(root = ROOT) {
+/**
+ * True when dist/ is missing or older than a source in `dirs` (all of tsconfig.json's by default;
+ * `npm start` asks about what the node is built from). Costs a few milliseconds: one stat per file.
+ */
+export function isStale(root = ROOT, dirs = SOURCE_DIRS) {
   let built;
   try {
     built = statSync(stampOf(root)).mtimeMs;
@@ -43,7 +50,7 @@ export function isStale(root = ROOT) {
     return true;
   }
   let newest = statSync(path.join(root, 'tsconfig.json')).mtimeMs;
-  for (const dir of SOURCE_DIRS) newest = newestIn(path.join(root, dir), newest);
+  for (const dir of dirs) newest = newestIn(path.join(root, dir), newest);
   return newest > built;
 }
 
@@ -124,6 +131,7 @@ export async function bundle() {
 export async function build() {
   const began = new Date();
   rmSync(STAMP, { force: true });
+  const [{ spawnSync }, { createRequire }] = await Promise.all([import('node:child_process'), import('node:module')]);
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const r = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
   if (r.status !== 0 || !(await bundle())) return false;
@@ -133,10 +141,13 @@ export async function build() {
   return true;
 }
 
-/** Builds when stale; false when a needed build failed. */
-export async function ensureBuilt() {
-  return !isStale() || build();
+/** Builds when stale (`dirs` as for isStale); false when a needed build failed. */
+export async function ensureBuilt(dirs = SOURCE_DIRS) {
+  return !isStale(ROOT, dirs) || build();
 }
+
+/** The folders the node itself is compiled from (bench/ and tools/ are not part of it). */
+export const NODE_SOURCE_DIRS = ['src', 'workers'];
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const ok = await (process.argv.includes('--force') ? build() : ensureBuilt());
