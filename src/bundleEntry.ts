@@ -4,9 +4,5 @@
 
 import { fileURLToPath } from 'node:url';
 import { startBundle } from './codeCache.js';
-import { tuneHeapGrowth } from './heapTuning.js';
 
-// Before the bundle compiles: V8 refuses a code cache made under other flags, and the node sets
-// this one before its cache is written.
-tuneHeapGrowth();
 startBundle(fileURLToPath(new URL('./mcnode.cjs', import.meta.url)));

@@ -42,10 +42,15 @@ function banner(node: McNode): string {
 }
 
 async function run(inv: Invocation): Promise<void> {
-  tuneHeapGrowth();
   const node = await McNode.start(inv.config);
   process.stdout.write(banner(node));
-  announceStarted(); // the bundle's code cache, when it was not used, is written now
+  // V8 refuses code caches made under other flags, Node's own for its built-in modules as well as
+  // the bundle's: the heap flag is set once start-up has loaded what it needs and the bundle's
+  // cache (when it was not used) is written.
+  setImmediate(() => {
+    announceStarted();
+    tuneHeapGrowth();
+  });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -88,13 +88,14 @@ export function runBundle(file: string, cacheFile = `${file}.cache`): BundleRun 
 }
 
 /**
- * Runs the bundle; when its cache was not used, writes a new one once the node announces that it
- * has started (after its listeners open, before the first requests' work compiles more code).
+ * Runs the bundle; when its cache was not used, writes a new one when the node announces that it
+ * has started (its listeners open, before the first requests' work compiles more code and before
+ * it changes V8's flags, which would make V8 refuse the cache).
  */
 export function startBundle(file: string): BundleRun {
   let run: BundleRun | undefined;
   (globalThis as Record<symbol, unknown>)[STARTED_HOOK] = () => {
-    if (run && run.state !== 'used') setImmediate(() => run!.save());
+    if (run && run.state !== 'used') run.save();
   };
   run = runBundle(file);
   return run;
