@@ -228,13 +228,13 @@ export class McNode {
     await keys.unlockAtStart(config.accounts.unlock, config.accounts.password, config.rpc.enabled);
     const vnode: VnodeInfo = { ...config.vnode, address: config.vnode.address ?? dev[0]?.address ?? new Uint8Array(20) };
     // The SCS (README "Application chains (SCS)"): app chains in the same database, in step with main-chain blocks.
-    // A fresh datadir's SCS key file is written in the background (tens of ms of scrypt); the
-    // service holds app-chain writes and the SCS endpoint until it is stored.
+    // A fresh datadir's SCS key file (~30-50 ms of scrypt in the thread pool) is written once the
+    // main endpoint is open; the service holds app-chain writes and the SCS endpoint until then.
     const scsId = config.scs.enabled ? await openScsId(config.datadir) : undefined;
     const scs = scsId
       ? await ScsService.open(
         {
-          db, common, scsId: scsId.id, idStored: scsId.stored, vnodeAddress: vnode.address, defaultOwner: vnode.address,
+          db, common, scsId: scsId.id, storeId: scsId.stored, vnodeAddress: vnode.address, defaultOwner: vnode.address,
           mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log,
         },
         config.appChains,

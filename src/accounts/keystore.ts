@@ -198,13 +198,13 @@ export class Keystore {
   }
 
   /**
-   * A new account whose address is known at once; `stored` resolves once its key file is on disk
-   * (the key derivation runs in the thread pool meanwhile). Whoever names the address outside the
-   * process must wait for `stored`.
+   * A new account whose address is known at once and whose key file `store()` writes (its key
+   * derivation runs in the thread pool). Whoever names the address outside the process must wait
+   * for the file.
    */
-  createAccount(password: string): { address: Uint8Array; stored: Promise<KeystoreEntry> } {
+  createAccount(password: string): { address: Uint8Array; store: () => Promise<KeystoreEntry> } {
     const key = randomPrivateKey();
-    return { address: privateKeyToAddress(key), stored: this.store(key, password) };
+    return { address: privateKeyToAddress(key), store: () => this.store(key, password) };
   }
 
   async importKey(privateKey: Uint8Array, password: string): Promise<KeystoreEntry> {

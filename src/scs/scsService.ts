@@ -31,10 +31,11 @@ export interface ScsOptions {
   common: Common;
   scsId: Uint8Array;
   /**
-   * Resolves once the SCS id's key file is on disk. Every app-chain write waits for it (it holds
-   * the lock until then) and the SCS endpoint opens after it: the id is named nowhere before.
+   * Stores the SCS id's key file (first call) and resolves once it is on disk. The first app-chain
+   * write waits for it (the lock is held until then; if it fails, every write fails) and the SCS
+   * endpoint opens after it: the id is named nowhere before.
    */
-  idStored?: Promise<void>;
+  storeId?: () => Promise<void>;
   /** `via` every app-chain transaction must carry (vnode_address) */
   vnodeAddress: Uint8Array;
   /** owner of an app chain whose object names none */
@@ -59,10 +60,9 @@ export class ScsService implements BlockParticipant {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private idFailure: Error | undefined;
+  private idAwaited = false;
 
   private constructor(private readonly o: ScsOptions) {
-    // The lock is held until the id is stored; if it cannot be, every write fails with that error.
-    if (o.idStored) this.tail = o.idStored.then(() => undefined, (err: Error) => void (this.idFailure = err));
     const nodes = new TrieNodeStore(o.db, 4 * 2 ** 20);
     this.deps = { store: new AppStore(o.db), world: new WorldState(nodes, o.common), nodes, common: o.common, scsId: o.scsId };
   }
@@ -97,9 +97,9 @@ export class ScsService implements BlockParticipant {
     return this.o.scsId;
   }
 
-  /** Resolves once the SCS id is stored (see ScsOptions.idStored). */
-  get idStored(): Promise<void> {
-    return this.o.idStored ?? Promise.resolve();
+  /** Stores the SCS id if it is not yet (see ScsOptions.storeId); resolves once it is. */
+  idStored(): Promise<void> {
+    return this.o.storeId?.() ?? Promise.resolve();
   }
 
   /** App chains in creation order. */
@@ -198,6 +198,9 @@ export class ScsService implements BlockParticipant {
 
   /** One block per app chain for what has arrived (and an empty one on interval rounds). */
   private async produceRound(interval: boolean): Promise<void> {
+    // No app chain, nothing to write (chains are added under the lock, a later round sees them):
+    // the lock, and with it a new SCS id's key file, is not taken for nothing.
+    if (this.chains.size === 0) return;
     let more = false;
     const release = await this.acquire();
     try {
@@ -304,6 +307,12 @@ export class ScsService implements BlockParticipant {
   private acquire(): Promise<() => void> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    if (this.o.storeId && !this.idAwaited) {
+      // The first writer holds the lock until the id is stored; a failure fails every write.
+      this.idAwaited = true;
+      const stored = this.o.storeId();
+      this.tail = this.tail.then(() => stored.then(() => undefined, (err: Error) => void (this.idFailure = err)));
+    }
     const ready = this.tail.then(() => {
       if (this.idFailure === undefined) return release;
       release();

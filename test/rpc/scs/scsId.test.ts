@@ -1,9 +1,9 @@
-// The SCS id on a fresh datadir: its key file (scrypt, tens of milliseconds) is written in the
-// background while the node starts, and nothing names the id before the file is stored: app-chain
-// writes wait for it, the SCS endpoint opens after it, a restart reads the same id back.
+// The SCS id on a fresh datadir: its key file (scrypt, tens of milliseconds) is written when first
+// needed, once the main endpoint is open, and nothing names the id before the file is stored:
+// app-chain writes wait for it, the SCS endpoint opens after it, a restart reads the same id back.
 
 import t, { type Test } from 'tap';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { openScsId, SCS_KEYSTORE_PASSWORD } from '../../../src/scs/scsId.js';
@@ -24,10 +24,11 @@ const keyFileAddress = (datadir: string) => {
   return '0x' + (JSON.parse(readFileSync(path.join(datadir, 'scskeystore', file), 'utf8')) as { address: string }).address;
 };
 
-t.test('a new SCS id is known at once, stored in the background and read back', async (t) => {
+t.test('a new SCS id is known at once, stored when asked and read back', async (t) => {
   const dir = t.testdir();
   const first = await openScsId(dir);
-  await first.stored;
+  t.equal(existsSync(path.join(dir, 'scskeystore')), false, 'nothing written before it is needed');
+  await first.stored();
   t.equal(keyFiles(dir).length, 1, 'one key file');
   t.equal(keyFileAddress(dir), bytesToHex(first.id).toLowerCase(), 'the file holds the id');
   const [file] = keyFiles(dir);
@@ -35,7 +36,7 @@ t.test('a new SCS id is known at once, stored in the background and read back', 
   t.same(privateKeyToAddress(key), first.id, 'with the key of the id, under the scsserver password');
   const again = await openScsId(dir);
   t.same(again.id, first.id, 'the next start reads the same id');
-  await again.stored;
+  await again.stored();
   t.equal(keyFiles(dir).length, 1, 'and writes nothing');
 });
 
@@ -49,36 +50,40 @@ function genesisHead() {
   return blockFromParts(header, []);
 }
 
-async function openService(t: Test, idStored: Promise<void>) {
+async function openService(t: Test, storeId: () => Promise<void>) {
   const db = await Database.open(t.testdir());
   t.teardown(() => db.close());
   const owner = hexToBytes('0x' + '11'.repeat(20));
   const head = genesisHead();
   return ScsService.open(
-    { db, common, scsId: hexToBytes('0x' + '22'.repeat(20)), idStored, vnodeAddress: owner, defaultOwner: owner, mainHead: () => head, blockPeriod: 0, log: createLogger(0) },
+    { db, common, scsId: hexToBytes('0x' + '22'.repeat(20)), storeId, vnodeAddress: owner, defaultOwner: owner, mainHead: () => head, blockPeriod: 0, log: createLogger(0) },
     [],
   );
 }
 
 t.test('app-chain writes wait until the SCS id is stored', async (t) => {
   let stored!: () => void;
-  const scs = await openService(t, new Promise<void>((resolve) => (stored = resolve)));
+  let calls = 0;
+  const storing = new Promise<void>((resolve) => (stored = resolve));
+  const scs = await openService(t, () => (calls++, storing));
+  t.equal(calls, 0, 'opening does not store the id');
   let created: Uint8Array | undefined;
   const creating = scs.create({ flushRound: 2 }).then((address) => (created = address));
   await new Promise((r) => setTimeout(r, 50));
   t.equal(created, undefined, 'no app chain before the id is stored');
   t.equal(scs.list().length, 0);
+  t.equal(calls, 1, 'the first write asked for it');
   stored();
   await creating;
   t.ok(created, 'created once it is');
-  t.equal(scs.list().length, 1);
+  await scs.create({ flushRound: 3 });
+  t.equal(calls, 1, 'and only the first');
+  t.equal(scs.list().length, 2);
   await scs.stop();
 });
 
 t.test('an SCS id that cannot be stored fails the writes', async (t) => {
-  const failed = Promise.reject(new Error('disk full'));
-  failed.catch(() => undefined);
-  const scs = await openService(t, failed);
+  const scs = await openService(t, () => Promise.reject(new Error('disk full')));
   await t.rejects(scs.create({ flushRound: 2 }), /disk full/);
   t.equal(scs.list().length, 0);
   await scs.stop(); // and it still stops
