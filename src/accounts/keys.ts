@@ -60,6 +60,7 @@ export function deriveDevAccounts(mnemonic: string, count: number): DevAccountKe
   return deriveDevKeys(mnemonic, count).map((privateKey) => ({ privateKey, address: privateKeyToAddress(privateKey) }));
 }
 
+/** Keys at m/44'/314'/0'/0/0 … /count-1. Throws ConfigError for an invalid mnemonic. */
 export function deriveDevKeys(mnemonic: string, count: number): Uint8Array[] {
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`invalid dev account count: ${count}`);
   const words = mnemonic.trim().split(/\s+/);
