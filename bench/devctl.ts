@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { defaultConfig } from '../src/config/load.js';
 import { createLogger } from '../src/log.js';
 import { Database } from '../src/store/database.js';
-import { devKeys, difficultyRule, openChainCore, type ChainCore } from '../src/chainCore.js';
+import { devAccounts, difficultyRule, openChainCore, type ChainCore } from '../src/chainCore.js';
 import { TxPool } from '../src/txpool/txPool.js';
 import { Miner } from '../src/miner/miner.js';
 import { TrieNodeStore } from '../src/state/trieNodeStore.js';
@@ -58,7 +58,7 @@ export async function openBenchChain(dir: string): Promise<BenchChain> {
     targetGasLimit: 9_000_000n, difficulty: difficultyRule(config, core.chain.genesis),
   });
   const bench: BenchChain = {
-    db, core, pool, miner, key: devKeys(config)[0], nonce: 0n,
+    db, core, pool, miner, key: devAccounts(config)[0].privateKey, nonce: 0n,
     async close() {
       pool.close();
       await miner.stop();

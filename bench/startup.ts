@@ -1,13 +1,17 @@
 // Start-up (`BENCH_ONLY=startup`): spawn → first answer to net_listening, on a fresh datadir,
-// for `node dist/src/cli.js`, for the bundle `npm start` runs (dist/bundle/cli.js) and for
-// `npm start` itself (npm's own start-up included, as the comparison measures it), with the
-// node's CPU time up to that answer (steadier than wall time on a busy machine) and its resident
-// memory 2 s later. Then the breakdown of the bundle's CPU: Node itself (`node -e 0`), loading
-// and evaluating the code (`cli.js version` loads everything and exits), and the rest (opening
-// the database, genesis, keys, listeners). Medians of BENCH_STARTS runs (default 5).
+// for `node dist/src/cli.js`, for the bundle `npm start` runs (dist/bundle/cli.js, with its code
+// cache) and for `npm start` itself (npm's own start-up included, as the comparison measures it),
+// with the node's CPU time up to that answer (steadier than wall time on a busy machine) and its
+// resident memory 2 s later. Then the breakdown of the bundle's CPU: Node itself (`node -e 0`),
+// loading and evaluating the code (`cli.js version` loads everything and exits), and the rest
+// (opening the database, genesis, keys, listeners). Medians of BENCH_STARTS runs (default 5).
+// BENCH_STARTUP_BLOCKS=N also measures the starts on a copy of a chain of N empty blocks (built
+// once with `mcnode fixture`, ~1 min for 100,000), BENCH_STARTUP_CHAIN=<datadir> on copies of a
+// datadir of your own. Node parses NODE_EXTRA_CA_CERTS at every process start: the bench says
+// whether it is set (npm start clears it for the node).
 
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './nodeProcess.js';
@@ -87,8 +91,9 @@ function readChildrenCpu(): number {
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / clockTicks;
 }
 
-async function once(command: string, args: string[]): Promise<{ ms: number; cpuMs: number; rssMb: number }> {
+async function once(command: string, args: string[], chain?: string): Promise<{ ms: number; cpuMs: number; rssMb: number }> {
   const datadir = mkdtempSync(path.join(os.tmpdir(), 'mcnode-start-'));
+  if (chain) cpSync(chain, datadir, { recursive: true });
   const port = await freePort();
   const started = performance.now();
   const child = spawn(command, [...args, '--datadir', datadir, '--rpcport', String(port), '--scsrpcport', '0', '--ipcdisable', '--verbosity', '1'], {
@@ -129,23 +134,46 @@ function descendants(pid: number): number[] {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** A datadir holding `blocks` empty blocks, built with `mcnode fixture` (the caller removes `dir`). */
+function buildChain(dir: string, blocks: number): string {
+  const script = {
+    genesis: { config: { chainId: 100 }, nonce: '0x42', timestamp: '0x5f5e1000', extraData: '0x', gasLimit: '0x895440', difficulty: '0x200', alloc: {} },
+    keys: [],
+    coinbase: '0x' + '00'.repeat(19) + '01',
+    blocks: Array.from({ length: blocks }, () => ({ txs: [] })),
+  };
+  const file = path.join(dir, 'chain.json');
+  writeFileSync(file, JSON.stringify(script));
+  const datadir = path.join(dir, 'chain');
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/src/cli.js'), 'fixture', file, '--datadir', datadir, '--ipcdisable', '--minerthreads', '1', '--verbosity', '1'],
+    { encoding: 'utf8', timeout: 1_800_000 });
+  if (run.status !== 0) throw new Error(`fixture of ${blocks} blocks failed:\n${run.stderr}${run.stdout}`);
+  return datadir;
+}
+
 export async function benchStartup(): Promise<void> {
   const runs = Math.max(1, Number(process.env.BENCH_STARTS ?? 5) || 5);
-  console.log(`Start-up, spawn → first net_listening answer on a fresh datadir (median of ${runs}; load ${os.loadavg()[0].toFixed(1)})`);
   const bundle = path.join(ROOT, 'dist/bundle/cli.js');
   const ways: [string, string, string[]][] = [
     ['node dist/src/cli.js', process.execPath, [path.join(ROOT, 'dist/src/cli.js')]],
     ...(existsSync(bundle) ? [['node dist/bundle/cli.js', process.execPath, [bundle]] as [string, string, string[]]] : []),
     ['npm start', 'npm', ['start', '--silent', '--']],
   ];
+  const ca = process.env.NODE_EXTRA_CA_CERTS ? `NODE_EXTRA_CA_CERTS set (${process.env.NODE_EXTRA_CA_CERTS})` : 'NODE_EXTRA_CA_CERTS not set';
+  // One start writes the bundle's code cache if the build left none (it is written once started).
+  if (existsSync(bundle)) await once(process.execPath, [bundle]);
   const cpuOf = new Map<string, number>();
-  for (const [label, command, args] of ways) {
-    const results: { ms: number; cpuMs: number; rssMb: number }[] = [];
-    for (let i = 0; i < runs; i++) results.push(await once(command, args));
-    cpuOf.set(args[0], median(results.map((r) => r.cpuMs)));
-    console.log(`  ${label.padEnd(24)} ${Math.round(median(results.map((r) => r.ms)))} ms wall, ` +
-      `${Math.round(median(results.map((r) => r.cpuMs)))} ms CPU (all processes), idle RSS ${Math.round(median(results.map((r) => r.rssMb)))} MB`);
-  }
+  const measure = async (what: string, chain?: string) => {
+    console.log(`Start-up, spawn → first net_listening answer on ${what} (median of ${runs}; load ${os.loadavg()[0].toFixed(1)}; ${ca})`);
+    for (const [label, command, args] of ways) {
+      const results: { ms: number; cpuMs: number; rssMb: number }[] = [];
+      for (let i = 0; i < runs; i++) results.push(await once(command, args, chain));
+      if (!chain) cpuOf.set(args[0], median(results.map((r) => r.cpuMs)));
+      console.log(`  ${label.padEnd(24)} ${Math.round(median(results.map((r) => r.ms)))} ms wall, ` +
+        `${Math.round(median(results.map((r) => r.cpuMs)))} ms CPU (all processes), idle RSS ${Math.round(median(results.map((r) => r.rssMb)))} MB`);
+    }
+  };
+  await measure('a fresh datadir');
   const entry = existsSync(bundle) ? bundle : path.join(ROOT, 'dist/src/cli.js');
   const bare: number[] = [];
   const loaded: number[] = [];
@@ -158,4 +186,19 @@ export async function benchStartup(): Promise<void> {
   console.log(`  breakdown of ${path.relative(ROOT, entry)}'s CPU: Node itself ${Math.round(nodeMs)} ms, ` +
     `loading and evaluating the code ${Math.round(loadMs)} ms, ` +
     `the node's own start (database, genesis, keys, listeners) ${Math.round((cpuOf.get(entry) ?? 0) - nodeMs - loadMs)} ms`);
+
+  const blocks = Number(process.env.BENCH_STARTUP_BLOCKS ?? 0);
+  if (process.env.BENCH_STARTUP_CHAIN) {
+    await measure(`copies of ${process.env.BENCH_STARTUP_CHAIN}`, process.env.BENCH_STARTUP_CHAIN);
+  } else if (blocks > 0) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcnode-startchain-'));
+    try {
+      const built = performance.now();
+      const chain = buildChain(dir, blocks);
+      console.log(`(a chain of ${blocks} empty blocks built in ${((performance.now() - built) / 1000).toFixed(0)} s)`);
+      await measure(`copies of a ${blocks}-block datadir`, chain);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 }

@@ -14,7 +14,6 @@ import { createProgress } from './progress.js';
 import { Database } from './store/database.js';
 import { Blockchain } from './blockchain/blockchain.js';
 import type { Block } from './chain/types.js';
-import { privateKeyToAddress } from './accounts/keys.js';
 import { Sealer } from './miner/sealer.js';
 import { ChainFileError } from './chainFile/chainFileError.js';
 import { exportChain, exportRange } from './chainFile/exportChain.js';
@@ -24,7 +23,7 @@ import { countItems } from './chainFile/rlpStream.js';
 import { parseFixtureScript } from './fixture/script.js';
 import { buildFixture } from './fixture/buildFixture.js';
 import { fixtureGenesisSpec, genesisJson } from './fixture/fixtureGenesis.js';
-import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
+import { devAccounts, difficultyRule, openChainCore } from './chainCore.js';
 
 const describe = (block: Block) => `#${block.header.number} ${bytesToHex(block.hash)}`;
 
@@ -125,7 +124,7 @@ export async function fixtureCommand(inv: Invocation, log: Logger = createLogger
     const core = await openChainCore(config, db, log, genesis);
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
     const sealer = new Sealer({ threads, pow: core.pow });
-    const firstDev = devKeys(config)[0];
+    const firstDev = devAccounts(config)[0];
     const progress = createProgress({ verb: 'built', total: script.blocks.length });
     try {
       const built = await buildFixture(
@@ -134,7 +133,7 @@ export async function fixtureCommand(inv: Invocation, log: Logger = createLogger
           seal: (hash, difficulty, number) => sealer.seal(hash, difficulty, { deterministic: true, number }),
           chainId,
           difficulty: difficultyRule(config, core.chain.genesis),
-          coinbase: script.coinbase ?? config.mining.moacbase ?? (firstDev ? privateKeyToAddress(firstDev) : new Uint8Array(20)),
+          coinbase: script.coinbase ?? config.mining.moacbase ?? (firstDev?.address ?? new Uint8Array(20)),
           targetGasLimit: config.mining.targetGasLimit,
           extraData: config.mining.extraData,
         },

@@ -16,7 +16,7 @@ import { buildGenesis, type GenesisSpec } from './blockchain/genesis.js';
 import { BlockBuilder } from './miner/blockBuilder.js';
 import type { DifficultyRule } from './consensus/difficulty.js';
 import { chainRulesOps, readChainRules, type DatadirRules } from './blockchain/chainRules.js';
-import { deriveDevKeys, privateKeyToAddress } from './accounts/keys.js';
+import { deriveDevAccounts, privateKeyToAddress, type DevAccountKey } from './accounts/keys.js';
 import type { Logger } from './log.js';
 import type { Genesis } from './config/schema.js';
 import type { PowEngine, PowName } from './consensus/powEngine.js';
@@ -30,15 +30,19 @@ export function createCommon(config: Config): Common {
   });
 }
 
-export function devKeys(config: Config): Uint8Array[] {
-  return [...deriveDevKeys(config.accounts.mnemonic, config.accounts.devCount), ...config.accounts.keys];
+/** The dev accounts: derived from the mnemonic, then the configured keys. */
+export function devAccounts(config: Config): DevAccountKey[] {
+  return [
+    ...deriveDevAccounts(config.accounts.mnemonic, config.accounts.devCount),
+    ...config.accounts.keys.map((privateKey) => ({ privateKey, address: privateKeyToAddress(privateKey) })),
+  ];
 }
 
 /** The genesis spec of the config with the dev accounts funded. */
-export function genesisSpec(config: Config): GenesisSpec {
+export function genesisSpec(config: Config, accounts: DevAccountKey[] = devAccounts(config)): GenesisSpec {
   const alloc = new Map(config.genesis.alloc);
-  for (const key of devKeys(config)) {
-    const hex = bytesToHex(privateKeyToAddress(key));
+  for (const { address } of accounts) {
+    const hex = bytesToHex(address);
     if (!alloc.has(hex)) alloc.set(hex, { balance: config.accounts.devBalance });
   }
   return { ...config.genesis, alloc };

@@ -3,7 +3,7 @@
 // traffic with ~50 MB live that kept 200+ MB of heap resident (README "Tests and benchmarks",
 // memory rows). A 1.5x step keeps the heap near the live data for a few more collections.
 
-import v8 from 'node:v8';
+import { v8 } from './lazyBuiltins.js';
 
 /** The old generation may grow to this much above the live data before the next full collection. */
 export const HEAP_GROWING_PERCENT = 50;
@@ -15,6 +15,6 @@ export const HEAP_GROWING_PERCENT = 50;
 export function tuneHeapGrowth(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
   const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((a) => /^--heap[-_]growing[-_]percent/.test(a));
   if (chosen) return false;
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  v8().setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return true;
 }

@@ -4,12 +4,13 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from './config/schema.js';
-import { devKeys, difficultyRule, openChainCore } from './chainCore.js';
+import { devAccounts, difficultyRule, genesisSpec, openChainCore } from './chainCore.js';
 import { bytesToHex } from './encoding/hex.js';
 import { Database } from './store/database.js';
 import { WorldState } from './state/worldState.js';
 import { Blockchain } from './blockchain/blockchain.js';
 import { checkClassicAllowed, decodeTransaction } from './chain/transaction.js';
+import { secp256k1 } from './chain/secp256k1.js';
 import { decodeBlockTransaction } from './chain/systemTx.js';
 import type { SignedTx } from './chain/types.js';
 import { TxPool } from './txpool/txPool.js';
@@ -55,7 +56,7 @@ import { adminChainMethods } from './rpc/modules/adminChain.js';
 import { RpcStats } from './metrics/registry.js';
 import { nodeMetrics } from './metrics/nodeMetrics.js';
 import { ScsService } from './scs/scsService.js';
-import { loadOrCreateScsId } from './scs/scsId.js';
+import { openScsId } from './scs/scsId.js';
 import { DevClock } from './miner/devClock.js';
 import { DevMining } from './miner/devMining.js';
 import { DevSnapshots } from './miner/devSnapshots.js';
@@ -139,11 +140,12 @@ export class McNode {
   }
 
   private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
-    const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log);
+    const accounts = devAccounts(config);
+    const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log, genesisSpec(config, accounts));
     const chainId = config.chain.chainId;
 
     const wallet = new Wallet(chainId);
-    const dev: DevAccount[] = devKeys(config).map((key) => ({ address: wallet.addAccount(key, true), privateKey: key }));
+    const dev: DevAccount[] = accounts.map(({ privateKey, address }) => ({ address: wallet.addAccount(privateKey, true, address), privateKey }));
 
 
     const prices = new GasPrices(config.mining.gasPrice);
@@ -226,10 +228,13 @@ export class McNode {
     await keys.unlockAtStart(config.accounts.unlock, config.accounts.password, config.rpc.enabled);
     const vnode: VnodeInfo = { ...config.vnode, address: config.vnode.address ?? dev[0]?.address ?? new Uint8Array(20) };
     // The SCS (README "Application chains (SCS)"): app chains in the same database, in step with main-chain blocks.
-    const scs = config.scs.enabled
+    // A fresh datadir's SCS key file (~30-50 ms of scrypt in the thread pool) is written once the
+    // main endpoint is open; the service holds app-chain writes and the SCS endpoint until then.
+    const scsId = config.scs.enabled ? await openScsId(config.datadir) : undefined;
+    const scs = scsId
       ? await ScsService.open(
         {
-          db, common, scsId: await loadOrCreateScsId(config.datadir), vnodeAddress: vnode.address, defaultOwner: vnode.address,
+          db, common, scsId: scsId.id, storeId: scsId.stored, vnodeAddress: vnode.address, defaultOwner: vnode.address,
           mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log,
         },
         config.appChains,
@@ -326,7 +331,10 @@ export class McNode {
     miner.start();
     // Start-up skips what the first answers do not need; load what the first block and call need
     // right after, so that they are not slower for it.
-    setTimeout(() => void import('@ethereumjs/statemanager').then(() => import('@ethereumjs/evm')), 25).unref();
+    setTimeout(() => {
+      secp256k1(); // signature recovery of the first transaction
+      void import('@ethereumjs/statemanager').then(() => import('@ethereumjs/evm'));
+    }, 25).unref();
     return node;
   }
 

@@ -110,6 +110,7 @@ export class RpcEndpoints {
   private async startScs(): Promise<boolean> {
     const { config, scs } = this.deps;
     if (!scs) return false;
+    await scs.idStored(); // the endpoint names the SCS id: its key file is written now if it is new
     this.scsHttp = createScsServer({ scs, datadir: path.resolve(config.datadir) }, {
       host: config.scs.rpcAddr, port: config.scs.rpcPort, corsOrigins: config.rpc.corsDomain, vhosts: config.rpc.vhosts,
       debug: config.verbosity >= 4, onCall: this.deps.rpcStats?.observe,

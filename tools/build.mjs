@@ -2,13 +2,14 @@
 // Compiles the TypeScript to dist/ only when it is stale, so `npm start` and `npm test` do not
 // pay ~10 s of tsc on every run. Stale: no stamp of a successful build, or a source file (or
 // tsconfig.json) modified after that build began. `--force` always compiles (`npm run build`).
-// After tsc, esbuild bundles dist/src/cli.js into dist/bundle/cli.js, which `npm start` runs:
-// one file instead of ~500 modules to resolve and read halves start-up CPU (README "Start-up").
+// After tsc, esbuild bundles dist/src/cli.js into dist/bundle/mcnode.cjs, which `npm start` runs
+// through dist/bundle/cli.js and a code cache: one file instead of ~500 modules to resolve, read
+// and compile (README "Running it").
 // dist/src/ stays the tested entry. Plain JavaScript on purpose: it must run before anything is compiled.
 
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// Only modules Node has loaded before any script runs are imported here: `npm start` imports this
+// file for isStale() on every start; building loads the rest.
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +19,7 @@ const STAMP = stampOf(ROOT);
 // The folders tsconfig.json includes.
 const SOURCE_DIRS = ['src', 'workers', 'bench', 'tools'];
 
+// Runs on every `npm start` before anything is compiled: plain loops, no path helpers.
 function newestIn(dir, newest) {
   let entries;
   try {
@@ -25,16 +27,22 @@ function newestIn(dir, newest) {
   } catch {
     return newest;
   }
-  for (const e of entries) {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) newest = newestIn(full, newest);
-    else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  for (let i = 0; i < entries.length; i++) {
+    const name = entries[i].name;
+    if (entries[i].isDirectory()) newest = newestIn(`${dir}/${name}`, newest);
+    else if (name.endsWith('.ts')) {
+      const modified = statSync(`${dir}/${name}`).mtimeMs;
+      if (modified > newest) newest = modified;
+    }
   }
   return newest;
 }
 
-/** True when dist/ is missing or older than a source. Costs a few milliseconds (one stat per file). */
-export function isStale(root = ROOT) {
+/**
+ * True when dist/ is missing or older than a source in `dirs` (all of tsconfig.json's by default;
+ * `npm start` asks about what the node is built from). Costs a few milliseconds: one stat per file.
+ */
+export function isStale(root = ROOT, dirs = SOURCE_DIRS) {
   let built;
   try {
     built = statSync(stampOf(root)).mtimeMs;
@@ -42,20 +50,40 @@ export function isStale(root = ROOT) {
     return true;
   }
   let newest = statSync(path.join(root, 'tsconfig.json')).mtimeMs;
-  for (const dir of SOURCE_DIRS) newest = newestIn(path.join(root, dir), newest);
+  for (const dir of dirs) newest = newestIn(path.join(root, dir), newest);
   return newest > built;
 }
 
 export const BUNDLE_DIR = path.join(ROOT, 'dist', 'bundle');
 // Native addons find their binaries beside their own package, and piscina loads worker files by
-// path: these stay in node_modules. Bundled CommonJS code calls require(), which ESM output lacks.
-const BUNDLE_EXTERNAL = ['secp256k1', 'classic-level', 'piscina'];
-const REQUIRE_SHIM = "import { createRequire as __mcnodeCreateRequire } from 'node:module'; const require = __mcnodeCreateRequire(import.meta.url);";
+// path: these stay in node_modules (secp256k1 is required at run time on first use, never bundled).
+const BUNDLE_EXTERNAL = ['secp256k1', 'piscina'];
 
 /**
- * Bundles the compiled CLI with esbuild (a devDependency). Lazy `import()`s become chunks loaded
- * on first use. Without esbuild (a production-only install) there is no bundle and `npm start`
- * runs dist/src/cli.js; a failed bundle fails the build.
+ * classic-level's JavaScript (and abstract-level's ~40 modules under it) is bundled; its binding
+ * asks node-gyp-build for the addon beside the package, which the bundle finds from its own
+ * directory: the path from dist/bundle/ to the package, fixed at build time.
+ */
+const nativeBindingBeside = {
+  name: 'native-binding-beside-package',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]classic-level[\\/]binding\.js$/ }, (args) => {
+      const relative = path.relative(BUNDLE_DIR, path.dirname(args.path)).split(path.sep).join('/');
+      return {
+        contents: `module.exports = require('node-gyp-build')(require('node:path').join(__dirname, ${JSON.stringify(relative)}));`,
+        loader: 'js',
+        resolveDir: path.dirname(args.path),
+      };
+    });
+  },
+};
+
+/**
+ * Bundles the compiled CLI with esbuild (a devDependency) into one CommonJS file,
+ * dist/bundle/mcnode.cjs, and its entry dist/bundle/cli.js, which runs it through a V8 code cache
+ * (src/codeCache.ts): a cached start deserialises bytecode instead of compiling 2 MB of source.
+ * Lazy `import()`s stay lazy (evaluated on first use). Without esbuild (a production-only install)
+ * there is no bundle and `npm start` runs dist/src/cli.js; a failed bundle fails the build.
  */
 export async function bundle() {
   let esbuild;
@@ -66,18 +94,31 @@ export async function bundle() {
     return true;
   }
   rmSync(BUNDLE_DIR, { recursive: true, force: true });
+  const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
   try {
     await esbuild.build({
+      ...common,
       entryPoints: [path.join(ROOT, 'dist', 'src', 'cli.js')],
-      outdir: BUNDLE_DIR,
-      bundle: true,
-      splitting: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
+      outfile: path.join(BUNDLE_DIR, 'mcnode.cjs'),
+      format: 'cjs',
       external: BUNDLE_EXTERNAL,
-      banner: { js: REQUIRE_SHIM },
-      logLevel: 'warning',
+      charset: 'ascii', // read back as a one-byte string, no UTF-8 decoding
+      // The ES modules' import.meta.url: this file's URL.
+      define: { 'import.meta.url': '__mcnodeBundleUrl' },
+      plugins: [nativeBindingBeside],
+    });
+    // One function expression, the CommonJS wrapper written out (src/codeCache.ts compiles the
+    // file as it is); the entry's hashbang line goes, and the line count stays.
+    const file = path.join(BUNDLE_DIR, 'mcnode.cjs');
+    // charset 'ascii' escapes strings and names; what non-ASCII is left sits in kept comments.
+    const code = readFileSync(file, 'utf8').replace(/^#!.*/, '').replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+    writeFileSync(file, "(function (exports, require, module, __filename, __dirname) { 'use strict'; " +
+      `var __mcnodeBundleUrl = require('node:url').pathToFileURL(__filename).href;${code}\n})`);
+    await esbuild.build({
+      ...common,
+      entryPoints: [path.join(ROOT, 'dist', 'src', 'bundleEntry.js')],
+      outfile: path.join(BUNDLE_DIR, 'cli.js'),
+      format: 'esm',
     });
     return true;
   } catch (err) {
@@ -90,6 +131,7 @@ export async function bundle() {
 export async function build() {
   const began = new Date();
   rmSync(STAMP, { force: true });
+  const [{ spawnSync }, { createRequire }] = await Promise.all([import('node:child_process'), import('node:module')]);
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const r = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
   if (r.status !== 0 || !(await bundle())) return false;
@@ -99,10 +141,13 @@ export async function build() {
   return true;
 }
 
-/** Builds when stale; false when a needed build failed. */
-export async function ensureBuilt() {
-  return !isStale() || build();
+/** Builds when stale (`dirs` as for isStale); false when a needed build failed. */
+export async function ensureBuilt(dirs = SOURCE_DIRS) {
+  return !isStale(ROOT, dirs) || build();
 }
+
+/** The folders the node itself is compiled from (bench/ and tools/ are not part of it). */
+export const NODE_SOURCE_DIRS = ['src', 'workers'];
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const ok = await (process.argv.includes('--force') ? build() : ensureBuilt());

@@ -197,6 +197,16 @@ export class Keystore {
     return this.store(randomPrivateKey(), password);
   }
 
+  /**
+   * A new account whose address is known at once and whose key file `store()` writes (its key
+   * derivation runs in the thread pool). Whoever names the address outside the process must wait
+   * for the file.
+   */
+  createAccount(password: string): { address: Uint8Array; store: () => Promise<KeystoreEntry> } {
+    const key = randomPrivateKey();
+    return { address: privateKeyToAddress(key), store: () => this.store(key, password) };
+  }
+
   async importKey(privateKey: Uint8Array, password: string): Promise<KeystoreEntry> {
     if (await this.find(privateKeyToAddress(privateKey))) throw alreadyExists('account already exists');
     return this.store(privateKey, password);

@@ -27,8 +27,8 @@ export class Wallet {
   constructor(private readonly chainId: bigint) {}
 
   /** Adds an owned account; `unlocked` keeps its key usable without a password. */
-  addAccount(key: Uint8Array, unlocked: boolean): Uint8Array {
-    const address = privateKeyToAddress(key);
+  /** `address`, when the caller has it, must be the key's (the dev accounts' table). */
+  addAccount(key: Uint8Array, unlocked: boolean, address = privateKeyToAddress(key)): Uint8Array {
     const hex = bytesToHex(address);
     if (!this.owned.some((a) => bytesToHex(a) === hex)) this.owned.push(address);
     if (unlocked) this.unlocked.set(hex, { key, permanent: true });

@@ -3,7 +3,7 @@
 // VNODE query parameters.
 
 import { isIP } from 'node:net';
-import secp256k1 from 'secp256k1';
+import { secp256k1 } from '../chain/secp256k1.js';
 import { invalidEnode, type NodeError } from '../errors.js';
 
 export interface Enode {
@@ -26,7 +26,7 @@ export function parseEnode(text: string): Enode {
   const idHex = rest.slice(0, at);
   if (!/^[0-9a-fA-F]{128}$/.test(idHex)) throw invalid('invalid public key (want 128 hex digits)');
   const id = Uint8Array.from(Buffer.from(idHex, 'hex'));
-  if (!secp256k1.publicKeyVerify(Uint8Array.of(4, ...id))) throw invalid('invalid public key (invalid secp256k1 curve point)');
+  if (!secp256k1().publicKeyVerify(Uint8Array.of(4, ...id))) throw invalid('invalid public key (invalid secp256k1 curve point)');
   const hostPort = rest.slice(at + 1).replace(/[?#].*$/s, '');
   const hp = /^(\[[^\]]*\]|[^:[\]]*):(\d+)$/.exec(hostPort);
   if (!hp) throw invalid(hostPort.includes(':') ? 'invalid port' : 'missing port');

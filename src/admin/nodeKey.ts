@@ -3,9 +3,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import secp256k1 from 'secp256k1';
 import { ConfigError } from '../errors.js';
-import { randomPrivateKey } from '../accounts/keys.js';
+import { isPrivateKey, publicKeyOf, randomPrivateKey } from '../accounts/keys.js';
 
 export const NODE_KEY_FILE = 'nodekey';
 
@@ -20,7 +19,7 @@ export function loadOrCreateNodeKey(datadir: string): Uint8Array {
   if (text !== undefined) {
     const hex = text.trim();
     const key = /^[0-9a-fA-F]{64}$/.test(hex) ? Uint8Array.from(Buffer.from(hex, 'hex')) : undefined;
-    if (!key || !secp256k1.privateKeyVerify(key)) {
+    if (!key || !isPrivateKey(key)) {
       throw new ConfigError(`invalid node key in ${file}: expected 64 hex digits of a secp256k1 private key`);
     }
     return key;
@@ -33,5 +32,5 @@ export function loadOrCreateNodeKey(datadir: string): Uint8Array {
 
 /** 64-byte node id: the public key's x ‖ y. */
 export function nodeIdOf(nodeKey: Uint8Array): Uint8Array {
-  return secp256k1.publicKeyCreate(nodeKey, false).slice(1);
+  return publicKeyOf(nodeKey).slice(1);
 }

@@ -4,7 +4,7 @@
 // apart by the list's length and keeps a classic one's own bytes as `raw` (README "Using ethers").
 
 import { RLP } from '@ethereumjs/rlp';
-import secp256k1 from 'secp256k1';
+import { SECP256K1_N, secp256k1 } from './secp256k1.js';
 import { DecodeError, invalidTransaction } from '../errors.js';
 import { bigintToBytes, bytesToBigint, keccak256 } from '../encoding/bytes.js';
 import { publicKeyToAddress } from '../encoding/address.js';
@@ -14,7 +14,6 @@ import type { Address, SignedTx, TxFields } from './types.js';
 export type SignatureFields = TxFields & { v: bigint; r: bigint; s: bigint };
 
 const EMPTY = new Uint8Array(0);
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const SECP256K1_HALF_N = SECP256K1_N >> 1n;
 /** shardingFlag: 0 main chain, 1 Dapp call, 2 token transfer, 3 Dapp deploy. */
 const MAX_SHARDING_FLAG = 3n;
@@ -65,7 +64,7 @@ export function encodeSignedTransaction(tx: SignatureFields): Uint8Array {
 
 /** RFC 6979 deterministic, low-S (libsecp256k1), v = recovery + 35 + 2·chainId. */
 export function signTransaction(tx: TxFields, privateKey: Uint8Array, chainId: bigint): SignedTx {
-  const { signature, recid } = secp256k1.ecdsaSign(signingHash(tx, chainId), privateKey);
+  const { signature, recid } = secp256k1().ecdsaSign(signingHash(tx, chainId), privateKey);
   const fields: SignatureFields = {
     nonce: tx.nonce,
     syscnt: tx.syscnt,
@@ -81,7 +80,7 @@ export function signTransaction(tx: TxFields, privateKey: Uint8Array, chainId: b
     s: bytesToBigint(signature.subarray(32, 64)),
   };
   const raw = encodeSignedTransaction(fields);
-  const from = publicKeyToAddress(secp256k1.publicKeyCreate(privateKey, false));
+  const from = publicKeyToAddress(secp256k1().publicKeyCreate(privateKey, false));
   return { ...fields, hash: keccak256(raw), raw, from };
 }
 
@@ -226,7 +225,7 @@ export function decodeTransaction(raw: Uint8Array, chainId: bigint): SignedTx {
     ]);
   let publicKey: Uint8Array;
   try {
-    publicKey = secp256k1.ecdsaRecover(signature, Number(v - 35n - 2n * chainId), keccak256(payload), false);
+    publicKey = secp256k1().ecdsaRecover(signature, Number(v - 35n - 2n * chainId), keccak256(payload), false);
   } catch {
     throw invalidSignature();
   }

@@ -6,10 +6,10 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
 import type { Block } from '../chain/types.js';
 import { encodeBlock } from '../chain/block.js';
 import { ChainFileError } from './chainFileError.js';
+import { zlib } from '../lazyBuiltins.js';
 import { isGzipName } from './rlpStream.js';
 
 export interface ExportSource {
@@ -66,7 +66,7 @@ export async function exportChain(source: ExportSource, file: string, opts: Expo
   const temporary = `${file}.partial-${process.pid}`;
   try {
     const sink = createWriteStream(temporary, { flags: 'wx' });
-    if (isGzipName(file)) await pipeline(Readable.from(blocks()), createGzip(), sink);
+    if (isGzipName(file)) await pipeline(Readable.from(blocks()), zlib().createGzip(), sink);
     else await pipeline(Readable.from(blocks()), sink);
     await rename(temporary, file);
   } catch (err) {

@@ -3,14 +3,14 @@
 // truncated file is told apart from a malformed block.
 
 import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { zlib } from '../lazyBuiltins.js';
 
 export const isGzipName = (file: string): boolean => file.endsWith('.gz');
 
 /** The file's bytes in chunks, decompressed when it is gzip'd. */
 export function fileChunks(file: string): AsyncIterable<Uint8Array> {
   const stream = createReadStream(file, { highWaterMark: 1 << 20 });
-  return isGzipName(file) ? stream.pipe(createGunzip()) : stream;
+  return isGzipName(file) ? stream.pipe(zlib().createGunzip()) : stream;
 }
 
 /** The file ends inside an item: `have` of its `need` bytes are there. */

@@ -3,6 +3,7 @@
 // Flags (`--section.key`), environment names (`MCNODE_SECTION_KEY`), `--help` and the defaults
 // of config/devnet.json are all derived from this table.
 
+import { SECP256K1_N } from '../chain/secp256k1.js';
 import { isIP } from 'node:net';
 import type { GenesisSpec } from '../blockchain/genesis.js';
 import { POW_NAMES, type PowName } from '../consensus/powNames.js';
@@ -112,7 +113,6 @@ const opt = <T>(codec: Codec<T>, dflt: Json, doc: string, aliases: string[] = []
   ({ ...codec, default: dflt, doc, aliases });
 
 const U64 = (1n << 64n) - 1n;
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const port = int(0, 65535, '<port>');
 const host = str('<host>');
 const privateKey: Codec<Uint8Array> = {

@@ -4,7 +4,8 @@
 // a hash runs to completion synchronously, so the shared memory is never used re-entrantly.
 
 import { keccak256 as libraryKeccak256 } from 'ethereum-cryptography/keccak.js';
-import { KECCAK_DIGEST, KECCAK_INPUT, KECCAK_RATE, buildKeccakWasm } from './wasmKeccak.js';
+import { KECCAK_DIGEST, KECCAK_INPUT, KECCAK_RATE } from './wasmKeccak.js';
+import { KECCAK_WASM_BASE64 } from './keccakWasmBinary.js';
 
 export { libraryKeccak256 };
 
@@ -18,7 +19,7 @@ const PAGE = 65536;
 /** A keccak256 backed by a fresh module instance, or undefined where WebAssembly is unavailable. */
 export function createWasmKeccak256(): ((data: Uint8Array) => Uint8Array<ArrayBuffer>) | undefined {
   if (typeof WebAssembly !== 'object') return undefined;
-  const wasm = new WebAssembly.Instance(new WebAssembly.Module(buildKeccakWasm()), {}).exports as unknown as KeccakExports;
+  const wasm = new WebAssembly.Instance(new WebAssembly.Module(keccakWasmBinary()), {}).exports as unknown as KeccakExports;
   let mem = new Uint8Array(wasm.memory.buffer);
   return (data) => {
     const length = data.length;
@@ -38,29 +39,23 @@ export function createWasmKeccak256(): ((data: Uint8Array) => Uint8Array<ArrayBu
   };
 }
 
-/** Library calls before the module is built: assembling and compiling it costs ~50-100 ms, most
- * of a start-up that hashes only a few headers; sustained hashing pays it back at once. */
-export const KECCAK_WARM_UP_CALLS = 256;
+/** The module's binary, assembled ahead of time (keccakWasmBinary.ts); compiling it takes under a millisecond. */
+function keccakWasmBinary(): Uint8Array<ArrayBuffer> {
+  const bytes = Buffer.from(KECCAK_WASM_BASE64, 'base64');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 let fast: ((data: Uint8Array) => Uint8Array) | undefined;
-let libraryCalls = 0;
 
 /** keccak256(data), 32 bytes; a fresh array the caller may keep or modify. */
 export function keccak256(data: Uint8Array): Uint8Array {
   if (fast !== undefined) return fast(data);
-  if (++libraryCalls > KECCAK_WARM_UP_CALLS) fast = createWasmKeccak256() ?? libraryKeccak256;
-  return libraryKeccak256(data);
-}
-
-/**
- * Builds the fast implementation now instead of after the warm-up calls: for a moment known to
- * precede sustained hashing with time to spare (a peer connection's handshake, before a sync).
- */
-export function warmKeccak(): void {
-  fast ??= createWasmKeccak256() ?? libraryKeccak256;
+  fast = createWasmKeccak256() ?? libraryKeccak256;
+  return fast(data);
 }
 
 /** Which implementation keccak256 runs now. */
-export function keccakBackend(): 'wasm' | 'library' | 'warming-up' {
-  if (fast === undefined) return 'warming-up';
+export function keccakBackend(): 'wasm' | 'library' | 'unused' {
+  if (fast === undefined) return 'unused';
   return fast === libraryKeccak256 ? 'library' : 'wasm';
 }

@@ -2,7 +2,8 @@
 // handles and event-loop delay. The delay percentiles come from perf_hooks' sampling histogram,
 // read over fixed windows so that a scrape shows the last window, whoever else scrapes.
 
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import type { IntervalHistogram } from 'node:perf_hooks';
+import { perfHooks } from '../lazyBuiltins.js';
 import type { MetricsRegistry } from './registry.js';
 
 /** Length of one event-loop delay window. */
@@ -16,7 +17,7 @@ export interface LoopDelay {
 }
 
 export function watchLoopDelay(windowMs = LOOP_WINDOW_MS): LoopDelay {
-  const histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+  const histogram: IntervalHistogram = perfHooks().monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let last: { p99: number; max: number } | undefined;
   const read = () => ({ p99: histogram.percentile(99) / 1e9, max: histogram.max / 1e9 });

@@ -12,7 +12,6 @@ import { nodeIdOf } from '../admin/nodeKey.js';
 import { McPeer } from './peer.js';
 import { MAX_MESSAGE_BYTES } from './mcMessages.js';
 import { MC_CAPABILITY, McProtocol } from './mcProtocol.js';
-import { warmKeccak } from '../encoding/keccak.js';
 
 export const HANDSHAKE_TIMEOUT_MS = 10_000;
 export const BAN_MS = 60_000;
@@ -123,8 +122,6 @@ export class P2pHost extends EventEmitter<{ peer: [McPeer]; peerGone: [McPeer] }
     socket.setNoDelay(true);
     socket.on('error', () => undefined); // reported through 'close'
     this.handshaking.add(socket);
-    // A sync or block exchange may follow: build the fast keccak while the handshake waits on the network.
-    setImmediate(warmKeccak);
     const peer = new Peer({
       socket,
       remoteId: remoteId as Uint8Array,

@@ -30,6 +30,12 @@ export interface ScsOptions {
   db: Database;
   common: Common;
   scsId: Uint8Array;
+  /**
+   * Stores the SCS id's key file (first call) and resolves once it is on disk. The first app-chain
+   * write waits for it (the lock is held until then; if it fails, every write fails) and the SCS
+   * endpoint opens after it: the id is named nowhere before.
+   */
+  storeId?: () => Promise<void>;
   /** `via` every app-chain transaction must carry (vnode_address) */
   vnodeAddress: Uint8Array;
   /** owner of an app chain whose object names none */
@@ -53,6 +59,8 @@ export class ScsService implements BlockParticipant {
   private roundQueued = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private idFailure: Error | undefined;
+  private idAwaited = false;
 
   private constructor(private readonly o: ScsOptions) {
     const nodes = new TrieNodeStore(o.db, 4 * 2 ** 20);
@@ -87,6 +95,11 @@ export class ScsService implements BlockParticipant {
 
   get scsId(): Uint8Array {
     return this.o.scsId;
+  }
+
+  /** Stores the SCS id if it is not yet (see ScsOptions.storeId); resolves once it is. */
+  idStored(): Promise<void> {
+    return this.o.storeId?.() ?? Promise.resolve();
   }
 
   /** App chains in creation order. */
@@ -185,6 +198,9 @@ export class ScsService implements BlockParticipant {
 
   /** One block per app chain for what has arrived (and an empty one on interval rounds). */
   private async produceRound(interval: boolean): Promise<void> {
+    // No app chain, nothing to write (chains are added under the lock, a later round sees them):
+    // the lock, and with it a new SCS id's key file, is not taken for nothing.
+    if (this.chains.size === 0) return;
     let more = false;
     const release = await this.acquire();
     try {
@@ -280,7 +296,7 @@ export class ScsService implements BlockParticipant {
     this.stopped = true;
     clearInterval(this.timer);
     await this.rounds;
-    (await this.acquire())();
+    await this.acquire().then((release) => release(), () => undefined);
   }
 
   private now(): bigint {
@@ -291,7 +307,17 @@ export class ScsService implements BlockParticipant {
   private acquire(): Promise<() => void> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.tail.then(() => release);
+    if (this.o.storeId && !this.idAwaited) {
+      // The first writer holds the lock until the id is stored; a failure fails every write.
+      this.idAwaited = true;
+      const stored = this.o.storeId();
+      this.tail = this.tail.then(() => stored.then(() => undefined, (err: Error) => void (this.idFailure = err)));
+    }
+    const ready = this.tail.then(() => {
+      if (this.idFailure === undefined) return release;
+      release();
+      throw this.idFailure;
+    });
     this.tail = this.tail.then(() => held);
     return ready;
   }

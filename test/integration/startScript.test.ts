@@ -1,10 +1,13 @@
 // `npm start`'s path: tools/start.mjs runs the bundled CLI (dist/bundle/, when esbuild built one)
 // in its own process; the node it starts must serve requests, run a transaction through the EVM
-// and seal it, i.e. the lazily loaded chunks and the worker files resolve from the bundle too.
+// and seal it, i.e. the lazily loaded modules, the native addons and the worker files resolve
+// from the bundle too. The bundle's code cache is written after a start, used by the next one,
+// and replaced when damaged.
 
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, postJson, waitFor } from '../helpers/node.js';
 
@@ -64,3 +67,35 @@ t.test('tools/start.mjs (npm start) serves requests and mines a transaction', (t
 
 t.test('the bundle itself, when the build made one', { skip: !existsSync(path.join(ROOT, 'dist/bundle/cli.js')) && 'no dist/bundle (esbuild not installed)' },
   (t) => servesAndMines(t, path.join(ROOT, 'dist/bundle/cli.js')));
+
+/** The cache file is whole: its payload hash (src/codeCache.ts's format) matches. */
+function cacheIsWhole(file: string): boolean {
+  const bytes = readFileSync(file);
+  const header = 'mcnode code cache 1\n'.length + 64;
+  return bytes.length > header && createHash('sha256').update(bytes.subarray(header)).digest().equals(bytes.subarray(header - 32, header));
+}
+
+t.test('the bundle\'s code cache: written after a start, used by the next, replaced when damaged',
+  { skip: !existsSync(path.join(ROOT, 'dist/bundle/cli.js')) && 'no dist/bundle (esbuild not installed)' }, async (t) => {
+    // A copy beside dist/bundle (same depth: node_modules, workers and config resolve alike), so
+    // that other tests' starts do not touch this cache.
+    const dir = path.join(ROOT, 'dist', `bundle-test-${process.pid}`);
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(path.join(ROOT, 'dist/bundle'), dir, { recursive: true, filter: (f) => !f.endsWith('.cache') });
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const entry = path.join(dir, 'cli.js');
+    const cacheFile = path.join(dir, 'mcnode.cjs.cache');
+
+    await servesAndMines(t, entry);
+    t.ok(existsSync(cacheFile) && cacheIsWhole(cacheFile), 'a start without a cache wrote one');
+    const written = readFileSync(cacheFile);
+
+    await servesAndMines(t, entry);
+    t.ok(readFileSync(cacheFile).equals(written), 'the next start used it as it was');
+
+    const damaged = Buffer.from(written);
+    damaged[damaged.length >> 1] ^= 0xff;
+    writeFileSync(cacheFile, damaged);
+    await servesAndMines(t, entry);
+    t.ok(cacheIsWhole(cacheFile), 'a damaged cache: the node started anyway and wrote a whole one');
+  });

@@ -8,7 +8,7 @@ import { defaultConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { createLogger } from '../../src/log.js';
 import { Database } from '../../src/store/database.js';
-import { openChainCore, devKeys, difficultyRule, type ChainCore } from '../../src/chainCore.js';
+import { openChainCore, devAccounts, difficultyRule, type ChainCore } from '../../src/chainCore.js';
 import { TxPool } from '../../src/txpool/txPool.js';
 import { Miner, type Seal } from '../../src/miner/miner.js';
 import { TrieNodeStore } from '../../src/state/trieNodeStore.js';
@@ -17,7 +17,6 @@ import { FilterSystem } from '../../src/filters/filterSystem.js';
 import { PendingBlockCache } from '../../src/miner/pendingBlock.js';
 import { blockFromParts, sealHash } from '../../src/chain/block.js';
 import { decodeTransaction, signTransaction } from '../../src/chain/transaction.js';
-import { privateKeyToAddress } from '../../src/accounts/keys.js';
 import { nextDifficulty } from '../../src/consensus/difficulty.js';
 import { powMix, powTarget } from '../../src/consensus/pow.js';
 import { bigintToFixed, bytesToBigint } from '../../src/encoding/bytes.js';
@@ -81,12 +80,13 @@ export async function openRig(dir: string): Promise<Rig> {
   const pending = new PendingBlockCache(db, chain, pool, miner);
   const filters = new FilterSystem({ chain, pool, pending }, { timeoutSeconds: 300 });
   await pool.restore((raw) => decodeTransaction(raw, chainId));
-  const keys = devKeys(config);
+  const accounts = devAccounts(config);
+  const keys = accounts.map((a) => a.privateKey);
   const scratch = new TrieNodeStore(db, 2 ** 19);
   let closed = false;
   const rig: Rig = {
     ...core, config, db, dir, pool, miner, importer, filters, keys,
-    addresses: keys.map(privateKeyToAddress),
+    addresses: accounts.map((a) => a.address),
     tx: (from, nonce, fields = {}) =>
       signTransaction(
         { nonce, syscnt: 0n, gasPrice: 20n * GWEI, gas: 21_000n, to: new Uint8Array(20).fill(0xab), value: 1n, data: new Uint8Array(), shardingFlag: 0n, via: null, ...fields },

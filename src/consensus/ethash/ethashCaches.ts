@@ -5,7 +5,7 @@
 
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { workerThreads } from '../../lazyBuiltins.js';
 import { equalBytes, keccak256 } from '../../encoding/bytes.js';
 import { bytesToHex } from '../../encoding/hex.js';
 import { cacheSize, epochSeed } from './params.js';
@@ -129,7 +129,7 @@ export class EthashCaches {
 
   private generateInWorker(epoch: number): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(this.opts.workerFile ?? workerModule('ethashCache'), { workerData: { epoch }, execArgv: [] });
+      const worker = new (workerThreads().Worker)(this.opts.workerFile ?? workerModule('ethashCache'), { workerData: { epoch }, execArgv: [] });
       worker.unref(); // a pending generation never holds the process open
       let done = false;
       worker.on('message', (msg: EthashCacheMessage) => {

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../../lazyBuiltins.js';
 import { bytesToHex } from '../../encoding/hex.js';
 import { createProgress } from '../../progress.js';
 import { HASH_BYTES, datasetSize, epochSeed } from './params.js';
@@ -227,7 +228,7 @@ export class EthashDatasets {
       };
       for (let start = 0; start < total; start += share) {
         const work: EthashDatasetJob = { epoch: job.epoch, cache, dataset: data, start, count: Math.min(share, total - start) };
-        const worker = new Worker(this.opts.workerFile ?? workerModule('ethashDataset'), { workerData: work, execArgv: [] });
+        const worker = new (workerThreads().Worker)(this.opts.workerFile ?? workerModule('ethashDataset'), { workerData: work, execArgv: [] });
         worker.unref(); // a generation in progress never holds the process open
         job.workers.add(worker);
         running++;

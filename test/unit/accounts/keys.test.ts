@@ -1,7 +1,11 @@
 import t from 'tap';
 import { HDKey } from 'ethereum-cryptography/hdkey.js';
 import { mnemonicToSeedSync } from 'ethereum-cryptography/bip39/index.js';
-import { deriveDevKeys, privateKeyToAddress, publicKeyToAddress, randomPrivateKey } from '../../../src/accounts/keys.js';
+import secp256k1 from 'secp256k1';
+import { deriveDevAccounts, deriveDevKeys, isPrivateKey, privateKeyToAddress, publicKeyOf, publicKeyToAddress, randomPrivateKey } from '../../../src/accounts/keys.js';
+import { DEFAULT_DEV_MNEMONIC, defaultDevAccounts } from '../../../src/accounts/defaultDevKeys.js';
+import { SECP256K1_N } from '../../../src/chain/secp256k1.js';
+import { bigintToFixed } from '../../../src/encoding/bytes.js';
 import { toChecksumAddress } from '../../../src/encoding/address.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { ConfigError } from '../../../src/errors.js';
@@ -60,4 +64,36 @@ t.test('random keys are valid and different', async (t) => {
   t.equal(a.length, 32);
   t.not(bytesToHex(a), bytesToHex(b));
   t.equal(privateKeyToAddress(a).length, 20);
+});
+
+t.test('the default mnemonic\'s table equals the derivation', async (t) => {
+  t.equal(DEFAULT_DEV_MNEMONIC, TEST_MNEMONIC);
+  const derived = deriveDevKeys(DEFAULT_DEV_MNEMONIC, defaultDevAccounts.length);
+  t.same(defaultDevAccounts.map(([key]) => bytesToHex(key)), derived.map(bytesToHex), 'private keys');
+  t.same(defaultDevAccounts.map(([, address]) => bytesToHex(address)), derived.map((k) => bytesToHex(privateKeyToAddress(k))), 'addresses');
+  const accounts = deriveDevAccounts(`  ${TEST_MNEMONIC}\n`, 4);
+  t.same(accounts.map((a) => bytesToHex(a.privateKey)), derived.slice(0, 4).map(bytesToHex), 'deriveDevAccounts takes the table');
+  accounts[0].privateKey.fill(0);
+  t.equal(bytesToHex(deriveDevAccounts(TEST_MNEMONIC, 1)[0].privateKey), bytesToHex(derived[0]), 'copies: a caller cannot change the table');
+  const more = deriveDevAccounts(TEST_MNEMONIC, 12);
+  t.equal(more.length, 12, 'beyond the table: derived');
+  t.same(more.slice(0, 10).map((a) => bytesToHex(a.address)), defaultDevAccounts.map(([, a]) => bytesToHex(a)));
+  t.same(more.map((a) => bytesToHex(a.address)), more.map((a) => bytesToHex(privateKeyToAddress(a.privateKey))));
+  const other = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+  const otherAccounts = deriveDevAccounts(other, 2);
+  t.same(otherAccounts.map((a) => bytesToHex(a.privateKey)), deriveDevKeys(other, 2).map(bytesToHex), 'another mnemonic: derived');
+  t.notSame(bytesToHex(otherAccounts[0].privateKey), bytesToHex(derived[0]));
+});
+
+t.test('public keys from node:crypto equal the native library\'s', async (t) => {
+  const keys = [bigintToFixed(1n, 32), bigintToFixed(SECP256K1_N - 1n, 32), ...Array.from({ length: 50 }, () => randomPrivateKey())];
+  for (const key of keys) {
+    t.equal(bytesToHex(publicKeyOf(key)), bytesToHex(secp256k1.publicKeyCreate(key, false)), 'uncompressed');
+    t.equal(bytesToHex(publicKeyOf(key, true)), bytesToHex(secp256k1.publicKeyCreate(key, true)), 'compressed');
+  }
+  for (const bad of [new Uint8Array(32), bigintToFixed(SECP256K1_N, 32), bigintToFixed(SECP256K1_N + 1n, 32), new Uint8Array(33).fill(1)]) {
+    t.equal(isPrivateKey(bad), secp256k1.privateKeyVerify(bad.length === 32 ? bad : new Uint8Array(32)) && bad.length === 32, 'range check as the library');
+    t.throws(() => publicKeyOf(bad), RangeError);
+  }
+  t.ok(isPrivateKey(bigintToFixed(SECP256K1_N - 1n, 32)));
 });

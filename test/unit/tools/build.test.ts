@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 // @ts-expect-error plain JavaScript module without types (it runs before anything is compiled)
-import { isStale } from '../../../tools/build.mjs';
+import { NODE_SOURCE_DIRS, isStale } from '../../../tools/build.mjs';
 
 t.test('a build is stale until stamped, and again once a source or tsconfig.json is newer', async (t) => {
   const root = t.testdir({ 'tsconfig.json': '{}', src: { 'a.ts': '', deep: { 'b.ts': '', 'notes.md': '' } }, workers: {} });
@@ -20,4 +20,16 @@ t.test('a build is stale until stamped, and again once a source or tsconfig.json
   at('src/deep/b.ts', 1000);
   at('tsconfig.json', 3000);
   t.equal(isStale(root), true, 'tsconfig.json edited after the build');
+});
+
+t.test('npm start asks only about the node\'s own sources', async (t) => {
+  const root = t.testdir({ 'tsconfig.json': '{}', src: { 'a.ts': '' }, workers: { 'w.ts': '' }, bench: { 'b.ts': '' }, dist: { '.build-stamp': '' } });
+  const at = (file: string, seconds: number) => utimesSync(path.join(root, file), seconds, seconds);
+  for (const f of ['tsconfig.json', 'src/a.ts', 'workers/w.ts', 'bench/b.ts']) at(f, 1000);
+  at('dist/.build-stamp', 2000);
+  at('bench/b.ts', 3000);
+  t.equal(isStale(root, NODE_SOURCE_DIRS), false, 'a bench edit does not rebuild the node');
+  t.equal(isStale(root), true, 'but the full check (npm test, npm run bench) sees it');
+  at('workers/w.ts', 3000);
+  t.equal(isStale(root, NODE_SOURCE_DIRS), true, 'a worker edit does');
 });
