@@ -14,6 +14,10 @@ import type { WorldState } from '../state/worldState.js';
 import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
+import { Engine } from './fastCall/engine.js';
+import { callRules } from './fastCall/rules.js';
+import { CallWorld } from './fastCall/world.js';
+import { bytesToBigint } from '../encoding/bytes.js';
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -46,16 +50,27 @@ export type CallState = Pick<StateReader, 'header' | 'pendingState'>;
 interface Context {
   view: CallStateView;
   evm: EVM;
+  /** our interpreter over the same view, when the chain's rules are ones it implements */
+  fast: Engine | undefined;
   queue: Promise<unknown>;
+}
+
+/** The EVM's blockchain as the library calls it for BLOCKHASH. */
+interface BlockSource {
+  getBlock(number: number): Promise<{ hash(): Uint8Array }>;
 }
 
 export class CallExecutor {
   private readonly contexts = new Lru<string, Promise<Context>>(4);
+  /** messages run on our interpreter / on the library EVM */
+  readonly stats = { fast: 0, library: 0 };
 
   constructor(
     private readonly world: WorldState,
     private readonly makeEvm: (sm: StateManagerInterface) => Promise<EVM>,
     private readonly coinbase: () => Uint8Array,
+    /** run calls on our own interpreter where it implements the chain's rules (false: always the library) */
+    private readonly fastCalls = true,
   ) {}
 
   /** The last root asked for and its context: calls at the head skip the hex key and the LRU. */
@@ -72,13 +87,18 @@ export class CallExecutor {
     const key = bytesToHex(root);
     let ctx = this.contexts.get(key);
     if (!ctx) {
-      ctx = (async () => {
-        const view = new CallStateView(await this.world.stateManagerAt(root));
-        return { view, evm: await this.makeEvm(view), queue: Promise.resolve() };
-      })();
+      ctx = (async () => this.newContext(new CallStateView(await this.world.stateManagerAt(root))))();
       this.contexts.set(key, ctx);
     }
     return ctx;
+  }
+
+  private async newContext(view: CallStateView): Promise<Context> {
+    const evm = await this.makeEvm(view);
+    const rules = this.fastCalls ? callRules(evm) : undefined;
+    const blocks = evm.blockchain as unknown as BlockSource;
+    const fast = rules && new Engine(rules, new CallWorld(view), async (n) => (await blocks.getBlock(Number(n))).hash(), evm);
+    return { view, evm, fast, queue: Promise.resolve() };
   }
 
   /** Runs the message on `state`'s block; the pending block's state gets a fresh view, stored roots a warm one. */
@@ -86,8 +106,7 @@ export class CallExecutor {
     const { header, pendingState } = state;
     let ctx: Context;
     if (pendingState) {
-      const view = new CallStateView(pendingState);
-      ctx = { view, evm: await this.makeEvm(view), queue: Promise.resolve() };
+      ctx = await this.newContext(new CallStateView(pendingState));
     } else {
       ctx = await this.context(header.stateRoot);
     }
@@ -102,7 +121,20 @@ export class CallExecutor {
     const intrinsic = intrinsicGas(data, isCreation);
     const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
-    const caller = new Address(req.from ?? new Uint8Array(20));
+    const from = req.from ?? new Uint8Array(20);
+    const miner = header.miner.some((b) => b !== 0) ? header.miner : this.coinbase();
+    if (ctx.fast !== undefined) {
+      const out = await ctx.fast.run(
+        { caller: bytesToBigint(from), to: isCreation ? undefined : bytesToBigint(req.to!), value: req.value ?? 0n, data, gasLimit: Number(gas - intrinsic) },
+        { number: header.number, timestamp: header.timestamp, coinbase: bytesToBigint(miner), difficulty: header.difficulty, gasLimit: header.gasLimit, gasPrice: req.gasPrice ?? 0n },
+      );
+      if (out !== undefined) {
+        this.stats.fast++;
+        return { returnValue: out.returnValue, gasUsed: intrinsic + BigInt(out.gasUsed), error: out.error };
+      }
+    }
+    this.stats.library++;
+    const caller = new Address(from);
     const target = isCreation ? undefined : new Address(req.to!);
     try {
       const result = await ctx.evm.runCall({
@@ -117,7 +149,7 @@ export class CallExecutor {
         block: evmBlock({
           number: header.number,
           timestamp: header.timestamp,
-          miner: header.miner.some((b) => b !== 0) ? header.miner : this.coinbase(),
+          miner,
           difficulty: header.difficulty,
           gasLimit: header.gasLimit,
         }),

@@ -1,0 +1,449 @@
+// Runs one mc_call / mc_estimateGas message the way the library EVM runs it through `runCall`
+// (CallExecutor's reference: the same caller top-up, nonce increment, value transfers, frame
+// checkpoints, gas and results), on our own interpreter. Frames live on an explicit stack, so a
+// frame waiting for state or for its child keeps its place: a missing account, code, slot or
+// block hash suspends the run until the world has loaded it, then the same op runs again.
+// `run` answers undefined when the message meets something not implemented here (an opcode such
+// as BASEFEE, an asynchronous precompile, too much gas): a call has no side effects, so the
+// caller simply runs it on the library instead.
+
+import type { EVM } from '@ethereumjs/evm';
+import { generateAddress, generateAddress2 } from '@ethereumjs/util';
+import { codeInfo } from './analysis.js';
+import {
+  ERR_BAD_CODE, ERR_CODESIZE, ERR_CODESTORE_OOG, ERR_COLLISION, ERR_INSUFFICIENT, ERR_JUMP, ERR_OOG,
+  ERR_REVERT, ERR_STATIC, ERR_VALUE_OVERFLOW, ERROR_TEXT, EMPTY, Frame, MAX_CALL_GAS, S_ABORT, S_DESCEND,
+  S_GO, S_HALT, S_NEED, WAIT_CALL, WAIT_CREATE, bytesToWord, copyCost, grow, memoryCost, reserve, wordsFor,
+} from './frame.js';
+import { execute } from './interpreter.js';
+import type { CallRules, Precompile } from './rules.js';
+import { callGasLimit, fail } from './system.js';
+import { CallAccount, type CallWorld, isEmptyAccount, toAddress, toWord } from './world.js';
+import { keccak256 } from '../../encoding/bytes.js';
+import { bytesToHex } from '../../encoding/hex.js';
+
+const MASK160 = (1n << 160n) - 1n;
+const U256 = (1n << 256n) - 1n;
+const MAX_NONCE = (1n << 64n) - 1n;
+/** A precompile's own error (its text is passed on). */
+const ERR_PRECOMPILE = 99;
+/** Loads one message may wait for before it goes to the library instead. */
+const MAX_LOADS = 100_000;
+/** Memory buffers are pooled per depth up to this size. */
+const POOLED_MEMORY = 64 * 1024;
+
+export interface FastMessage {
+  caller: bigint;
+  /** undefined: a creation */
+  to: bigint | undefined;
+  value: bigint;
+  data: Uint8Array;
+  gasLimit: number;
+}
+
+export interface FastBlock {
+  number: bigint;
+  timestamp: bigint;
+  coinbase: bigint;
+  difficulty: bigint;
+  gasLimit: bigint;
+  gasPrice: bigint;
+}
+
+export interface FastOutcome {
+  returnValue: Uint8Array;
+  /** execution gas (the caller adds the intrinsic gas) */
+  gasUsed: number;
+  error: string | undefined;
+}
+
+/** Block hashes by number, as BLOCKHASH reads them (zeros for an unknown block). */
+export type BlockHashes = (number: bigint) => Promise<Uint8Array>;
+
+export class Engine {
+  origin = 0n;
+  gasPrice = 0n;
+  coinbase = 0n;
+  number = 0n;
+  timestamp = 0n;
+  difficulty = 0n;
+  blockGasLimit = 0n;
+
+  private frames: Frame[] = [];
+  private readonly stacks: bigint[][] = [];
+  private readonly memories: (Uint8Array | undefined)[] = [];
+  private readonly hashes = new Map<bigint, bigint>();
+  private needBlock: bigint | undefined;
+
+  constructor(
+    readonly rules: CallRules,
+    readonly world: CallWorld,
+    private readonly blockHashes: BlockHashes,
+    /** the library EVM whose precompiles run here */
+    private readonly evm: EVM,
+  ) {}
+
+  /** Runs the message; undefined when it must run on the library instead. */
+  async run(msg: FastMessage, block: FastBlock): Promise<FastOutcome | undefined> {
+    if (msg.gasLimit > MAX_CALL_GAS) return undefined;
+    this.origin = msg.caller;
+    this.gasPrice = block.gasPrice;
+    this.coinbase = block.coinbase;
+    this.number = block.number;
+    this.timestamp = block.timestamp;
+    this.difficulty = block.difficulty;
+    this.blockGasLimit = block.gasLimit;
+    this.outcome = undefined;
+    try {
+      let loads = 0;
+      let status = this.begin(msg);
+      while (status === S_NEED) {
+        if (++loads > MAX_LOADS) return undefined;
+        await this.load();
+        status = this.started ? this.drive() : this.begin(msg);
+      }
+      return status === S_ABORT ? undefined : this.outcome;
+    } finally {
+      this.frames.length = 0;
+      this.hashes.clear();
+      this.needBlock = undefined;
+      this.started = false;
+      this.world.reset();
+    }
+  }
+
+  /** the top-level message has made its first write: a resumed run continues the frames */
+  private started = false;
+  private outcome: FastOutcome | undefined;
+
+  /** The top-level message up to its first frame, then the frames; S_NEED before any write when the start needs state. */
+  private begin(msg: FastMessage): number {
+    const w = this.world;
+    const caller = w.account(msg.caller);
+    if (caller === undefined) return S_NEED;
+    let target = msg.to;
+    if (target !== undefined) {
+      if (w.account(target) === undefined) return S_NEED;
+      if (!this.rules.precompiles.has(target) && w.code(target) === undefined) return S_NEED;
+    } else {
+      target = createdAddress(msg.caller, caller.nonce, undefined, msg.data);
+      if (w.account(target) === undefined) return S_NEED;
+    }
+    // runCall with skipBalance: the caller gets at least the value, and its nonce goes up.
+    this.started = true;
+    if (caller.balance < msg.value) w.setBalance(msg.caller, msg.value);
+    w.setNonce(msg.caller, caller.nonce + 1n);
+    if (msg.to === undefined && this.rules.eip2929) w.warmAddress(target);
+    const result = msg.to === undefined
+      ? this.enterCreate(msg.caller, target, msg.value, msg.data, msg.gasLimit, 0)
+      : this.enterCall(msg.caller, msg.to, msg.to, msg.value, msg.data, msg.gasLimit, 0, false, false);
+    if (result === S_ABORT) return S_ABORT;
+    return result === S_DESCEND ? this.drive() : S_HALT;
+  }
+
+  /** Runs frames until the top one halts; S_NEED when one waits for state (resumed by `resume`). */
+  private drive(): number {
+    for (;;) {
+      const f = this.frames[this.frames.length - 1];
+      if (f === undefined) return S_HALT;
+      this.world.journaling = f.depth > 0;
+      const status = execute(this, f);
+      if (status === S_NEED || status === S_ABORT) return status;
+      if (status === S_DESCEND) continue;
+      this.frames.pop();
+      const done = f.isCreate ? this.finishCreate(f) : this.finishFrame(f);
+      if (done === S_ABORT) return S_ABORT;
+    }
+  }
+
+  /** Loads what stopped the run, then continues it. */
+  private async load(): Promise<void> {
+    if (this.needBlock !== undefined) {
+      const n = this.needBlock;
+      this.needBlock = undefined;
+      this.hashes.set(n, bytesToWord(await this.blockHashes(n)));
+    } else {
+      await this.world.load();
+    }
+  }
+
+  blockHash(n: bigint): bigint | undefined {
+    const hash = this.hashes.get(n);
+    if (hash === undefined) this.needBlock = n;
+    return hash;
+  }
+
+  // --- CALL family and CREATE family (from system.ts) ---
+
+  /** CALL, CALLCODE, DELEGATECALL, STATICCALL. */
+  call(f: Frame, op: number): number {
+    const stack = f.stack;
+    const sp = f.sp;
+    const r = this.rules;
+    const p = r.p;
+    const w = this.world;
+    const hasValue = op === 0xf1 || op === 0xf2;
+    const requested = stack[sp - 1];
+    const target = stack[sp - 2] & MASK160;
+    const value = hasValue ? stack[sp - 3] : 0n;
+    const i = hasValue ? sp - 4 : sp - 3;
+    const inOffset = stack[i];
+    const inSize = stack[i - 1];
+    const outOffset = stack[i - 2];
+    const outSize = stack[i - 3];
+    if (op === 0xf1 && f.isStatic && value !== 0n) return fail(f, ERR_STATIC);
+    const account = w.account(target);
+    if (account === undefined) return S_NEED;
+    if (!r.precompiles.has(target) && w.code(target) === undefined) return S_NEED;
+    const self = w.account(f.address);
+    if (self === undefined) return S_NEED;
+
+    const words = Math.max(wordsFor(inOffset, inSize), wordsFor(outOffset, outSize));
+    let cost = r.fee[op] + memoryCost(f, words, p);
+    if (r.eip2929) cost += w.isWarm(target) ? p.warmRead : p.coldAccount;
+    if (hasValue && value !== 0n) cost += p.callValue;
+    if (op === 0xf1 && (value !== 0n || !r.eip161)) {
+      if (r.eip161 ? isEmptyAccount(account) : !account.exists) cost += p.callNewAccount;
+    }
+    const available = f.gas - cost;
+    let gasLimit = callGasLimit(this, requested, available);
+    if (gasLimit > available || cost > f.gas) return fail(f, ERR_OOG);
+    f.gas = available;
+    grow(f, words, p);
+    if (r.eip2929) w.warmAddress(target);
+    f.sp = hasValue ? sp - 7 : sp - 6;
+    const data = inSize === 0n ? EMPTY : f.mem.subarray(Number(inOffset), Number(inOffset) + Number(inSize));
+    if (hasValue && value !== 0n) {
+      f.gas += p.callStipend;
+      gasLimit += p.callStipend;
+    }
+    f.returnData = EMPTY;
+    if (f.depth >= p.stackLimit || (op !== 0xf4 && self.balance < value)) {
+      f.stack[f.sp++] = 0n;
+      f.pc++;
+      return S_GO;
+    }
+    f.wait = WAIT_CALL;
+    f.outOffset = outSize === 0n ? 0 : Number(outOffset);
+    f.outLength = outSize === 0n ? 0 : Number(outSize);
+    const depth = f.depth + 1;
+    let status: number;
+    if (op === 0xf1) status = this.enterCall(f.address, target, target, value, data, gasLimit, depth, f.isStatic, false);
+    else if (op === 0xf2) status = this.enterCall(f.address, f.address, target, value, data, gasLimit, depth, f.isStatic, false);
+    else if (op === 0xf4) status = this.enterCall(f.caller, f.address, target, f.value, data, gasLimit, depth, f.isStatic, true);
+    else status = this.enterCall(f.address, target, target, 0n, data, gasLimit, depth, true, false);
+    w.journaling = f.depth > 0;
+    return status === S_HALT ? S_GO : status;
+  }
+
+  /** CREATE, CREATE2. */
+  create(f: Frame, op: number): number {
+    const stack = f.stack;
+    const sp = f.sp;
+    const r = this.rules;
+    const p = r.p;
+    const w = this.world;
+    const value = stack[sp - 1];
+    const offset = stack[sp - 2];
+    const size = stack[sp - 3];
+    if (f.isStatic) return fail(f, ERR_STATIC);
+    const words = wordsFor(offset, size);
+    let cost = r.fee[op] + memoryCost(f, words, p);
+    if (op === 0xf5) cost += copyCost(size, p.keccakWord);
+    if (cost > f.gas) return fail(f, ERR_OOG);
+    reserve(f, words * 32);
+    const init = size === 0n ? EMPTY : f.mem.subarray(Number(offset), Number(offset) + Number(size));
+    const self = w.account(f.address);
+    if (self === undefined) return S_NEED;
+    const eof = init.length >= 2 && init[0] === 0xef && init[1] === 0x00;
+    const target = eof ? 0n : createdAddress(f.address, self.nonce, op === 0xf5 ? toWord(stack[sp - 4]) : undefined, init);
+    if (!eof && w.account(target) === undefined) return S_NEED;
+
+    f.gas -= cost;
+    grow(f, words, p);
+    if (r.eip2929) w.warmAddress(f.address);
+    f.sp = op === 0xf5 ? sp - 4 : sp - 3;
+    if (eof) {
+      f.stack[f.sp++] = 0n;
+      f.pc++;
+      return S_GO;
+    }
+    f.returnData = EMPTY;
+    const gasLimit = r.eip150 ? f.gas - Math.trunc(f.gas / 64) : f.gas;
+    if (f.depth >= p.stackLimit || self.balance < value || self.nonce >= MAX_NONCE) {
+      f.stack[f.sp++] = 0n;
+      f.pc++;
+      return S_GO;
+    }
+    w.setNonce(f.address, self.nonce + 1n);
+    if (r.eip2929) w.warmAddress(target);
+    f.wait = WAIT_CREATE;
+    const status = this.enterCreate(f.address, target, value, init, gasLimit, f.depth + 1);
+    w.journaling = f.depth > 0;
+    return status === S_HALT ? S_GO : status;
+  }
+
+  // --- frame entry and exit ---
+
+  /** runCall + _executeCall of a message: value transfer, then a precompile, nothing, or a frame. */
+  private enterCall(
+    caller: bigint, to: bigint, codeAddress: bigint, value: bigint, data: Uint8Array,
+    gasLimit: number, depth: number, isStatic: boolean, delegate: boolean,
+  ): number {
+    const w = this.world;
+    w.journaling = depth > 0;
+    const mark = w.checkpoint();
+    let error = 0;
+    if (!delegate) {
+      const balance = w.account(caller)!.balance - value;
+      if (balance < 0n) error = ERR_INSUFFICIENT;
+      else w.setBalance(caller, balance);
+      const received = w.account(to)!.balance + value;
+      if (received > U256) error = ERR_VALUE_OVERFLOW;
+      else w.setBalance(to, received);
+    }
+    if (error !== 0) return this.settle(depth, mark, error, EMPTY, 0, undefined, 0n);
+    const precompile = this.rules.precompiles.get(codeAddress);
+    if (precompile !== undefined) return this.runPrecompile(precompile, data, gasLimit, depth, mark);
+    const code = w.code(codeAddress)!;
+    if (code.length === 0) return this.settle(depth, mark, 0, EMPTY, 0, undefined, 0n);
+    const frame = this.frame(to, caller, codeAddress, value, data, code, isStatic, depth, gasLimit, false);
+    frame.mark = mark;
+    this.frames.push(frame);
+    return S_DESCEND;
+  }
+
+  /** runCall + _executeCreate up to the init code's frame. */
+  private enterCreate(creator: bigint, target: bigint, value: bigint, init: Uint8Array, gasLimit: number, depth: number): number {
+    const w = this.world;
+    const r = this.rules;
+    w.journaling = depth > 0;
+    const mark = w.checkpoint();
+    w.setBalance(creator, w.account(creator)!.balance - value);
+    const t = w.account(target)!;
+    const hasCode = t instanceof CallAccount ? (t.code !== undefined ? t.code.length > 0 : !t.base.noCode) : !t.noCode;
+    const hasStorage = t instanceof CallAccount ? !t.base.noStorage : !t.noStorage;
+    if (t.nonce > 0n || hasCode || hasStorage) return this.settle(depth, mark, ERR_COLLISION, EMPTY, gasLimit, undefined, target);
+    const nonce = t.nonce;
+    const balance = t.balance + value;
+    w.touch(target);
+    w.clearStorage(target);
+    if (balance > U256) return this.settle(depth, mark, ERR_VALUE_OVERFLOW, EMPTY, 0, undefined, target);
+    if (r.eip161) w.setNonce(target, nonce + 1n);
+    w.setBalance(target, balance);
+    if (init.length === 0) return this.settle(depth, mark, 0, EMPTY, 0, undefined, target);
+    const frame = this.frame(target, creator, target, value, EMPTY, init, false, depth, gasLimit, true);
+    frame.mark = mark;
+    frame.created = target;
+    this.frames.push(frame);
+    return S_DESCEND;
+  }
+
+  private runPrecompile(precompile: Precompile, data: Uint8Array, gasLimit: number, depth: number, mark: number): number {
+    const evm = this.evm as unknown as { common: unknown; stateManager: unknown };
+    const result = precompile({ data, gasLimit: BigInt(gasLimit), common: evm.common, _EVM: this.evm, _debug: undefined, stateManager: evm.stateManager }) as
+      { executionGasUsed: bigint; returnValue?: Uint8Array; exceptionError?: { error: string } } | Promise<unknown>;
+    if (result instanceof Promise) {
+      result.catch(() => undefined);
+      return S_ABORT;
+    }
+    const text = result.exceptionError?.error;
+    return this.settle(depth, mark, text === undefined ? 0 : ERR_PRECOMPILE, result.returnValue ?? EMPTY, Number(result.executionGasUsed), text, 0n);
+  }
+
+  /** A call frame has halted. */
+  private finishFrame(f: Frame): number {
+    this.release(f);
+    const text = f.depth === 0 && f.error === ERR_JUMP ? this.jumpError(f) : undefined;
+    return this.settle(f.depth, f.mark, f.error, f.output, f.gasLimit - f.gas, text, 0n);
+  }
+
+  /** An init code frame has halted: pay for and store the code, as _executeCreate does. */
+  private finishCreate(f: Frame): number {
+    this.release(f);
+    const r = this.rules;
+    let error = f.error;
+    let output = f.output;
+    let gasUsed = f.gasLimit - f.gas;
+    if (error === 0) {
+      const deposit = output.length * r.p.createData;
+      const total = gasUsed + deposit;
+      const allowed = !(r.eip161 && output.length > r.p.maxCodeSize);
+      if (total <= f.gasLimit && allowed) {
+        if (r.eip3541 && output[0] === 0xef) error = ERR_BAD_CODE;
+        else gasUsed = total;
+      } else if (r.homestead) error = allowed ? ERR_OOG : ERR_CODESIZE;
+      else if (gasUsed <= f.gasLimit) error = ERR_CODESTORE_OOG;
+      else error = ERR_OOG;
+      if (error === ERR_CODESTORE_OOG) output = EMPTY;
+      else if (error !== 0) {
+        gasUsed = f.gasLimit;
+        output = EMPTY;
+      }
+    }
+    if (error === 0 && output.length > 0) this.world.setCode(f.created, output);
+    const text = f.depth === 0 && error === ERR_JUMP ? this.jumpError(f) : undefined;
+    return this.settle(f.depth, f.mark, error, output, gasUsed, text, f.created);
+  }
+
+  /** A message has ended: revert it if it failed, then hand the result to the waiting frame (or keep it as the outcome). */
+  private settle(depth: number, mark: number, error: number, output: Uint8Array, gasUsed: number, text: string | undefined, created: bigint): number {
+    if (error !== 0 && !(error === ERR_CODESTORE_OOG && this.rules.chainstart)) this.world.revert(mark);
+    if (depth === 0) {
+      this.outcome = { returnValue: output, gasUsed, error: error === 0 ? undefined : text ?? ERROR_TEXT[error] };
+      return S_HALT;
+    }
+    const parent = this.frames[this.frames.length - 1];
+    parent.gas -= gasUsed;
+    if (parent.wait === WAIT_CALL) {
+      const data = error === 0 || error === ERR_REVERT ? output : EMPTY;
+      parent.returnData = data;
+      if (data.length > 0 && parent.outLength > 0) {
+        parent.mem.set(data.length > parent.outLength ? data.subarray(0, parent.outLength) : data, parent.outOffset);
+      }
+      parent.stack[parent.sp++] = error === 0 ? 1n : 0n;
+    } else {
+      if (error === ERR_REVERT) parent.returnData = output;
+      parent.stack[parent.sp++] = error === 0 || error === ERR_CODESTORE_OOG ? created : 0n;
+    }
+    parent.wait = 0;
+    parent.pc++;
+    return S_HALT;
+  }
+
+  /** The library's text: invalid JUMP at <code hash>/<address>:<pc>. */
+  private jumpError(f: Frame): string {
+    return `invalid JUMP at ${bytesToHex(keccak256(f.code))}/${toAddress(f.address).toString()}:${f.errorPc}`;
+  }
+
+  private frame(
+    address: bigint, caller: bigint, codeAddress: bigint, value: bigint, data: Uint8Array, code: Uint8Array,
+    isStatic: boolean, depth: number, gasLimit: number, isCreate: boolean,
+  ): Frame {
+    const stack = (this.stacks[depth] ??= []);
+    const mem = this.memories[depth] ?? new Uint8Array(4096);
+    this.memories[depth] = undefined;
+    return new Frame(address, caller, codeAddress, value, data, code, codeInfo(code), isStatic, depth, gasLimit, isCreate, stack, mem);
+  }
+
+  /** Back to the pools: the memory zeroed as far as it was used. */
+  private release(f: Frame): void {
+    if (f.mem.length > POOLED_MEMORY) return;
+    f.mem.fill(0, 0, f.memWords * 32);
+    this.memories[f.depth] = f.mem;
+  }
+}
+
+/** The address a creation by `creator` deploys to (CREATE: from its nonce; CREATE2: from salt and code). */
+export function createdAddress(creator: bigint, nonce: bigint, salt: Uint8Array | undefined, code: Uint8Array): bigint {
+  const from = toAddress(creator).bytes;
+  const bytes = salt === undefined ? generateAddress(from, nonceBytes(nonce)) : generateAddress2(from, salt, code);
+  return bytesToWord(bytes);
+}
+
+function nonceBytes(nonce: bigint): Uint8Array {
+  if (nonce === 0n) return EMPTY;
+  let hex = nonce.toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  return Uint8Array.from(hex.match(/../g)!.map((b) => parseInt(b, 16)));
+}

@@ -1,0 +1,203 @@
+// One call frame of a fast call (its message, stack, memory and gas) and the memory and gas
+// arithmetic the ops share. Gas is a Number: a call gets at most MAX_CALL_GAS, so every sum stays
+// exact, and memory past MAX_MEMORY costs more than that (only an out-of-gas can follow).
+
+import type { CodeInfo } from './analysis.js';
+import type { GasParams } from './rules.js';
+
+export const EMPTY = new Uint8Array(0);
+
+/** The engine takes calls with at most this much gas (the node caps calls at 50,000,000). */
+export const MAX_CALL_GAS = 1e9;
+/** Memory beyond 32 MB would cost over 2·10^9 gas. */
+export const MAX_MEMORY = 0x200_0000n;
+
+// Errors, as the library names them (ERROR_TEXT).
+export const ERR_OOG = 1;
+export const ERR_UNDERFLOW = 2;
+export const ERR_OVERFLOW = 3;
+export const ERR_JUMP = 4;
+export const ERR_INVALID = 5;
+export const ERR_STATIC = 6;
+export const ERR_REVERT = 7;
+export const ERR_COLLISION = 8;
+export const ERR_CODESTORE_OOG = 9;
+export const ERR_CODESIZE = 10;
+export const ERR_BAD_CODE = 11;
+export const ERR_VALUE_OVERFLOW = 12;
+export const ERR_INSUFFICIENT = 13;
+
+export const ERROR_TEXT: readonly string[] = [
+  '', 'out of gas', 'stack underflow', 'stack overflow', 'invalid JUMP', 'invalid opcode',
+  'static state change', 'revert', 'create collision', 'code store out of gas',
+  'code size to deposit exceeds maximum code size', 'invalid bytecode deployed', 'value overflow',
+  'insufficient balance',
+];
+
+// What running a frame gives back to the engine.
+/** (system ops only) carry on with the next op */
+export const S_GO = 0;
+/** the frame has ended: `error`, `output`, `gas` hold the outcome */
+export const S_HALT = 1;
+/** an op needs state that is not cached: load what the world names, then run the frame again */
+export const S_NEED = 2;
+/** the frame started a child frame (on the engine's frame stack) and waits for it */
+export const S_DESCEND = 3;
+/** something this engine does not implement: the call goes to the library */
+export const S_ABORT = 4;
+
+/** Which op a frame waits on while its child runs. */
+export const WAIT_CALL = 1;
+export const WAIT_CREATE = 2;
+
+export class Frame {
+  pc = 0;
+  sp = 0;
+  gas: number;
+  memWords = 0;
+  /** the memory cost paid so far (cost of memWords) */
+  memCost = 0;
+  mem: Uint8Array;
+  view: DataView;
+  /** the last child's return data (RETURNDATASIZE / RETURNDATACOPY) */
+  returnData: Uint8Array = EMPTY;
+  error = 0;
+  errorPc = 0;
+  output: Uint8Array = EMPTY;
+  /** journal mark at the frame's checkpoint */
+  mark = 0;
+  wait = 0;
+  outOffset = 0;
+  outLength = 0;
+  /** the address a creation deploys to (CREATE frames) */
+  created = 0n;
+  dataView: DataView | undefined = undefined;
+
+  constructor(
+    readonly address: bigint,
+    readonly caller: bigint,
+    readonly codeAddress: bigint,
+    readonly value: bigint,
+    readonly data: Uint8Array,
+    readonly code: Uint8Array,
+    readonly info: CodeInfo,
+    readonly isStatic: boolean,
+    readonly depth: number,
+    readonly gasLimit: number,
+    readonly isCreate: boolean,
+    readonly stack: bigint[],
+    mem: Uint8Array,
+  ) {
+    this.gas = gasLimit;
+    this.mem = mem;
+    this.view = new DataView(mem.buffer, mem.byteOffset, mem.byteLength);
+  }
+}
+
+/** Words of memory that an access of `length` bytes at `offset` needs (0 for none; Infinity past MAX_MEMORY). */
+export function wordsFor(offset: bigint, length: bigint): number {
+  if (length === 0n) return 0;
+  if (offset > MAX_MEMORY || length > MAX_MEMORY) return Infinity;
+  return Math.ceil((Number(offset) + Number(length)) / 32);
+}
+
+/** Gas to grow the frame's memory to `words` (0 when it is that large already). */
+export function memoryCost(f: Frame, words: number, p: GasParams): number {
+  if (words <= f.memWords) return 0;
+  if (words === Infinity) return Infinity;
+  return words * p.memory + Math.floor((words * words) / p.quadDivisor) - f.memCost;
+}
+
+/** Grows the memory to `words` (charged already). */
+export function grow(f: Frame, words: number, p: GasParams): void {
+  if (words <= f.memWords) return;
+  reserve(f, words * 32);
+  f.memWords = words;
+  f.memCost = words * p.memory + Math.floor((words * words) / p.quadDivisor);
+}
+
+/** Makes room for `bytes` of memory without growing it (the bytes past its size stay zero). */
+export function reserve(f: Frame, bytes: number): void {
+  if (bytes <= f.mem.length) return;
+  let size = f.mem.length * 2;
+  while (size < bytes) size *= 2;
+  const mem = new Uint8Array(size);
+  mem.set(f.mem.subarray(0, f.memWords * 32));
+  f.mem = mem;
+  f.view = new DataView(mem.buffer);
+}
+
+/** Gas for copying `length` bytes (per 32-byte word). */
+export function copyCost(length: bigint, perWord: number): number {
+  if (length > MAX_MEMORY) return Infinity;
+  return Math.ceil(Number(length) / 32) * perWord;
+}
+
+/** The 32-byte big-endian word at `offset` of memory (in bounds). */
+export function readWord(f: Frame, offset: number): bigint {
+  const v = f.view;
+  const a = v.getBigUint64(offset);
+  const b = v.getBigUint64(offset + 8);
+  const c = v.getBigUint64(offset + 16);
+  const d = v.getBigUint64(offset + 24);
+  if (a === 0n && b === 0n && c === 0n) return d;
+  return (((a << 64n) | b) << 128n) | (c << 64n) | d;
+}
+
+const M64 = 0xffff_ffff_ffff_ffffn;
+
+/** Writes `value` as a 32-byte big-endian word at `offset` (in bounds). */
+export function writeWord(f: Frame, offset: number, value: bigint): void {
+  const v = f.view;
+  if (value <= M64) {
+    v.setBigUint64(offset, 0n);
+    v.setBigUint64(offset + 8, 0n);
+    v.setBigUint64(offset + 16, 0n);
+    v.setBigUint64(offset + 24, value);
+    return;
+  }
+  v.setBigUint64(offset, value >> 192n);
+  v.setBigUint64(offset + 8, (value >> 128n) & M64);
+  v.setBigUint64(offset + 16, (value >> 64n) & M64);
+  v.setBigUint64(offset + 24, value & M64);
+}
+
+/** `length` bytes of `data` from `offset`, zero-filled past its end, into memory at `to` (in bounds). */
+export function copyInto(f: Frame, to: number, data: Uint8Array, offset: bigint, length: number): void {
+  const start = offset > BigInt(data.length) ? data.length : Number(offset);
+  const end = Math.min(data.length, start + length);
+  const n = end - start;
+  if (n > 0) f.mem.set(data.subarray(start, end), to);
+  if (n < length) f.mem.fill(0, to + Math.max(n, 0), to + length);
+}
+
+/** The big-endian value of 32 bytes of the frame's call data from `offset`, zero past its end (CALLDATALOAD). */
+export function loadWord(f: Frame, offset: bigint): bigint {
+  const data = f.data;
+  if (offset >= BigInt(data.length)) return 0n;
+  const i = Number(offset);
+  if (i + 32 <= data.length) {
+    const v = (f.dataView ??= new DataView(data.buffer, data.byteOffset, data.byteLength));
+    const a = v.getBigUint64(i);
+    const b = v.getBigUint64(i + 8);
+    const c = v.getBigUint64(i + 16);
+    const d = v.getBigUint64(i + 24);
+    if (a === 0n && b === 0n && c === 0n) return d;
+    return (((a << 64n) | b) << 128n) | (c << 64n) | d;
+  }
+  SCRATCH.fill(0);
+  SCRATCH.set(data.subarray(i));
+  return bytesToWord(SCRATCH);
+}
+
+const SCRATCH = new Uint8Array(32);
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** A big-endian byte array as a bigint. */
+export function bytesToWord(bytes: Uint8Array): bigint {
+  if (bytes.length === 0) return 0n;
+  let hex = '0x';
+  for (let k = 0; k < bytes.length; k++) hex += HEX[bytes[k]];
+  return BigInt(hex);
+}
