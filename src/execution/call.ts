@@ -14,10 +14,10 @@ import type { WorldState } from '../state/worldState.js';
 import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
-import { Engine } from './fastCall/engine.js';
+import { Engine, type FastBlock, type FastOutcome } from './fastCall/engine.js';
 import { callRules } from './fastCall/rules.js';
 import { CallWorld } from './fastCall/world.js';
-import { bytesToBigint } from '../encoding/bytes.js';
+import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -44,6 +44,8 @@ export const DEFAULT_CALL_GAS = 50_000_000n;
  */
 export const CALL_GAS_CAP = 50_000_000n;
 
+const ZERO_ADDRESS = new Uint8Array(20);
+
 /** The state a call runs on: a StateReader as resolved from a block tag, or just a stored header. */
 export type CallState = Pick<StateReader, 'header' | 'pendingState'>;
 
@@ -62,8 +64,8 @@ interface BlockSource {
 
 export class CallExecutor {
   private readonly contexts = new Lru<string, Promise<Context>>(4);
-  /** messages run on our interpreter / on the library EVM */
-  readonly stats = { fast: 0, library: 0 };
+  /** messages run on our interpreter / on the library EVM / sent to the library by a fault in ours */
+  readonly stats = { fast: 0, library: 0, faults: 0 };
 
   constructor(
     private readonly world: WorldState,
@@ -121,20 +123,16 @@ export class CallExecutor {
     const intrinsic = intrinsicGas(data, isCreation);
     const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
-    const from = req.from ?? new Uint8Array(20);
-    const miner = header.miner.some((b) => b !== 0) ? header.miner : this.coinbase();
+    const miner = isZero(header.miner) ? this.coinbase() : header.miner;
     if (ctx.fast !== undefined) {
-      const out = await ctx.fast.run(
-        { caller: bytesToBigint(from), to: isCreation ? undefined : bytesToBigint(req.to!), value: req.value ?? 0n, data, gasLimit: Number(gas - intrinsic) },
-        { number: header.number, timestamp: header.timestamp, coinbase: bytesToBigint(miner), difficulty: header.difficulty, gasLimit: header.gasLimit, gasPrice: req.gasPrice ?? 0n },
-      );
+      const out = await this.runFast(ctx.fast, req, header, data, gas - intrinsic, miner);
       if (out !== undefined) {
         this.stats.fast++;
         return { returnValue: out.returnValue, gasUsed: intrinsic + BigInt(out.gasUsed), error: out.error };
       }
     }
     this.stats.library++;
-    const caller = new Address(from);
+    const caller = new Address(req.from ?? ZERO_ADDRESS);
     const target = isCreation ? undefined : new Address(req.to!);
     try {
       const result = await ctx.evm.runCall({
@@ -166,6 +164,38 @@ export class CallExecutor {
     }
   }
 
+  /**
+   * The message on our interpreter; undefined when it has to run on the library (something the
+   * engine does not implement, or an unexpected fault in it: a call has no side effects, so the
+   * library simply runs it from the start).
+   */
+  private async runFast(fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, miner: Uint8Array): Promise<FastOutcome | undefined> {
+    try {
+      return await fast.run(
+        {
+          caller: this.addresses.word(req.from ?? ZERO_ADDRESS), to: req.to === undefined ? undefined : this.addresses.word(req.to),
+          value: req.value ?? 0n, data, gasLimit: Number(gas), gasPrice: req.gasPrice ?? 0n,
+        },
+        this.blockOf(header, miner),
+      );
+    } catch {
+      this.stats.faults++;
+      return undefined;
+    }
+  }
+
+  /** The block fields a fast call reads, kept for the last header (calls at the head share it). */
+  private blockOf(header: Header, miner: Uint8Array): FastBlock {
+    const last = this.lastBlock;
+    if (last !== undefined && last.header === header && last.miner === miner) return last.block;
+    const block = { number: header.number, timestamp: header.timestamp, coinbase: bytesToBigint(miner), difficulty: header.difficulty, gasLimit: header.gasLimit };
+    this.lastBlock = { header, miner, block };
+    return block;
+  }
+
+  private lastBlock: { header: Header; miner: Uint8Array; block: FastBlock } | undefined;
+  private readonly addresses = new AddressWords();
+
   /** mc_call: the return data, or a Reverted / Refused error. */
   async call(req: CallRequest, state: CallState): Promise<Uint8Array> {
     const out = await this.run(req, state);
@@ -195,6 +225,25 @@ export class CallExecutor {
     }
     return hi;
   }
+}
+
+/** Addresses as bigints, remembered for the last few: calls name the same contract and caller again and again. */
+class AddressWords {
+  private readonly seen: { bytes: Uint8Array; word: bigint }[] = [];
+  private next = 0;
+
+  word(bytes: Uint8Array): bigint {
+    for (const e of this.seen) if (equalBytes(e.bytes, bytes)) return e.word;
+    const word = bytesToBigint(bytes);
+    this.seen[this.next] = { bytes: bytes.slice(), word };
+    this.next = (this.next + 1) % 4;
+    return word;
+  }
+}
+
+function isZero(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
 }
 
 function callError(out: CallOutcome): NodeError {

@@ -39,6 +39,7 @@ export interface FastMessage {
   value: bigint;
   data: Uint8Array;
   gasLimit: number;
+  gasPrice: bigint;
 }
 
 export interface FastBlock {
@@ -47,7 +48,6 @@ export interface FastBlock {
   coinbase: bigint;
   difficulty: bigint;
   gasLimit: bigint;
-  gasPrice: bigint;
 }
 
 export interface FastOutcome {
@@ -87,7 +87,7 @@ export class Engine {
   async run(msg: FastMessage, block: FastBlock): Promise<FastOutcome | undefined> {
     if (msg.gasLimit > MAX_CALL_GAS) return undefined;
     this.origin = msg.caller;
-    this.gasPrice = block.gasPrice;
+    this.gasPrice = msg.gasPrice;
     this.coinbase = block.coinbase;
     this.number = block.number;
     this.timestamp = block.timestamp;

@@ -133,29 +133,48 @@ export function copyCost(length: bigint, perWord: number): number {
   return Math.ceil(Number(length) / 32) * perWord;
 }
 
-/** The 32-byte big-endian word at `offset` of memory (in bounds). */
-export function readWord(f: Frame, offset: number): bigint {
-  const v = f.view;
-  const a = v.getBigUint64(offset);
-  const b = v.getBigUint64(offset + 8);
-  const c = v.getBigUint64(offset + 16);
-  const d = v.getBigUint64(offset + 24);
-  if (a === 0n && b === 0n && c === 0n) return d;
+/**
+ * The 32-byte big-endian word at `offset` of `bytes` (in bounds; `view` over the same bytes).
+ * Most words are small (offsets, lengths, counters, flags): those take one Number and one BigInt.
+ */
+export function wordAt(bytes: Uint8Array, view: DataView, offset: number): bigint {
+  const small = offset + 26;
+  let i = offset;
+  while (i < small && bytes[i] === 0) i++;
+  if (i === small) {
+    let n = 0;
+    for (let k = small; k < small + 6; k++) n = n * 256 + bytes[k];
+    return BigInt(n);
+  }
+  const a = view.getBigUint64(offset);
+  const b = view.getBigUint64(offset + 8);
+  const c = view.getBigUint64(offset + 16);
+  const d = view.getBigUint64(offset + 24);
+  if (a === 0n && b === 0n) return (c << 64n) | d;
   return (((a << 64n) | b) << 128n) | (c << 64n) | d;
 }
 
+/** The 32-byte big-endian word at `offset` of memory (in bounds). */
+export function readWord(f: Frame, offset: number): bigint {
+  return wordAt(f.mem, f.view, offset);
+}
+
 const M64 = 0xffff_ffff_ffff_ffffn;
+const M48 = 0xffff_ffff_ffffn;
 
 /** Writes `value` as a 32-byte big-endian word at `offset` (in bounds). */
 export function writeWord(f: Frame, offset: number, value: bigint): void {
-  const v = f.view;
-  if (value <= M64) {
-    v.setBigUint64(offset, 0n);
-    v.setBigUint64(offset + 8, 0n);
-    v.setBigUint64(offset + 16, 0n);
-    v.setBigUint64(offset + 24, value);
+  const mem = f.mem;
+  if (value <= M48) {
+    mem.fill(0, offset, offset + 26);
+    let n = Number(value);
+    for (let k = offset + 31; k >= offset + 26; k--) {
+      mem[k] = n % 256;
+      n = Math.floor(n / 256);
+    }
     return;
   }
+  const v = f.view;
   v.setBigUint64(offset, value >> 192n);
   v.setBigUint64(offset + 8, (value >> 128n) & M64);
   v.setBigUint64(offset + 16, (value >> 64n) & M64);
@@ -176,26 +195,20 @@ export function loadWord(f: Frame, offset: bigint): bigint {
   const data = f.data;
   if (offset >= BigInt(data.length)) return 0n;
   const i = Number(offset);
-  if (i + 32 <= data.length) {
-    const v = (f.dataView ??= new DataView(data.buffer, data.byteOffset, data.byteLength));
-    const a = v.getBigUint64(i);
-    const b = v.getBigUint64(i + 8);
-    const c = v.getBigUint64(i + 16);
-    const d = v.getBigUint64(i + 24);
-    if (a === 0n && b === 0n && c === 0n) return d;
-    return (((a << 64n) | b) << 128n) | (c << 64n) | d;
-  }
+  if (i + 32 <= data.length) return wordAt(data, (f.dataView ??= new DataView(data.buffer, data.byteOffset, data.byteLength)), i);
   SCRATCH.fill(0);
   SCRATCH.set(data.subarray(i));
-  return bytesToWord(SCRATCH);
+  return wordAt(SCRATCH, SCRATCH_VIEW, 0);
 }
 
 const SCRATCH = new Uint8Array(32);
+const SCRATCH_VIEW = new DataView(SCRATCH.buffer);
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-/** A big-endian byte array as a bigint. */
+/** A big-endian byte array as a bigint (hashes: 32 bytes; block hashes and code hashes). */
 export function bytesToWord(bytes: Uint8Array): bigint {
+  if (bytes.length === 32) return wordAt(bytes, new DataView(bytes.buffer, bytes.byteOffset, 32), 0);
   if (bytes.length === 0) return 0n;
   let hex = '0x';
   for (let k = 0; k < bytes.length; k++) hex += HEX[bytes[k]];

@@ -78,8 +78,20 @@ export interface GasParams {
   coldSload: number; coldAccount: number; warmRead: number;
 }
 
+/** Rules already read, by chain id, hardfork and explicitly activated EIPs (a new EVM per state root asks again). */
+const known = new Map<string, CallRules | undefined>();
+
 /** The rules of `evm`'s Common, or undefined when its hardfork or an active EIP is not implemented here. */
 export function callRules(evm: EVM): CallRules | undefined {
+  const common = evm.common;
+  const key = `${common.chainId()}/${common.hardfork()}/${common.eips().join(',')}`;
+  if (known.has(key)) return known.get(key);
+  const rules = readRules(evm);
+  known.set(key, rules);
+  return rules;
+}
+
+function readRules(evm: EVM): CallRules | undefined {
   const common = evm.common;
   const hardfork = common.hardfork();
   if (!(FORKS as readonly string[]).includes(hardfork)) return undefined;

@@ -89,7 +89,11 @@ export class CallWorld {
   needAddress = 0n;
   needSlot = 0n;
 
-  constructor(private readonly source: BaseSource) {}
+  constructor(
+    private readonly source: BaseSource,
+    /** cached base entries (accounts and slots) before the cache starts over */
+    private readonly limit = BASE_LIMIT,
+  ) {}
 
   /** Forgets the call: overlay, journal, accessed sets. */
   reset(): void {
@@ -178,7 +182,7 @@ export class CallWorld {
     const kind = this.needKind;
     const address = this.needAddress;
     this.needKind = 0;
-    if (this.baseEntries > BASE_LIMIT) {
+    if (this.baseEntries >= this.limit) {
       this.bases.clear();
       this.baseEntries = 0;
     }
