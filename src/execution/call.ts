@@ -1,6 +1,8 @@
 // mc_call and mc_estimateGas: run a message against the state of a block without creating a
-// transaction. Each state root keeps a warm call view + EVM pair; calls on it run one at a time
-// and the view forgets their writes afterwards, so nothing leaks into the stored state.
+// transaction. Each state root keeps a warm context: a call view, the library EVM over it and our
+// own interpreter (fastCall/) over the same view. A message runs on ours where it implements the
+// chain's rules, on the library otherwise; calls on a context run one at a time, and their writes
+// are forgotten afterwards, so nothing leaks into the stored state.
 
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
@@ -15,6 +17,7 @@ import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
 import { Engine, type FastBlock, type FastOutcome } from './fastCall/engine.js';
+import { S_ABORT, S_HALT, S_NEED } from './fastCall/frame.js';
 import { callRules } from './fastCall/rules.js';
 import { CallWorld } from './fastCall/world.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
@@ -45,6 +48,7 @@ export const DEFAULT_CALL_GAS = 50_000_000n;
 export const CALL_GAS_CAP = 50_000_000n;
 
 const ZERO_ADDRESS = new Uint8Array(20);
+const EMPTY = new Uint8Array(0);
 
 /** The state a call runs on: a StateReader as resolved from a block tag, or just a stored header. */
 export type CallState = Pick<StateReader, 'header' | 'pendingState'>;
@@ -54,7 +58,9 @@ interface Context {
   evm: EVM;
   /** our interpreter over the same view, when the chain's rules are ones it implements */
   fast: Engine | undefined;
+  /** calls on this context run one at a time: the last one queued, and how many are unfinished */
   queue: Promise<unknown>;
+  busy: number;
 }
 
 /** The EVM's blockchain as the library calls it for BLOCKHASH. */
@@ -75,13 +81,15 @@ export class CallExecutor {
     private readonly fastCalls = true,
   ) {}
 
-  /** The last root asked for and its context: calls at the head skip the hex key and the LRU. */
-  private last: { root: Uint8Array; ctx: Promise<Context> } | undefined;
+  /** The last root asked for and its context (once made): calls at the head skip the hex key, the LRU and an await. */
+  private last: { root: Uint8Array; ctx: Promise<Context>; ready?: Context } | undefined;
 
   private context(root: Uint8Array): Promise<Context> {
     if (this.last?.root === root) return this.last.ctx;
     const ctx = this.lookup(root);
-    this.last = { root, ctx };
+    const last: { root: Uint8Array; ctx: Promise<Context>; ready?: Context } = { root, ctx };
+    ctx.then((ready) => (last.ready = ready), () => undefined);
+    this.last = last;
     return ctx;
   }
 
@@ -100,40 +108,91 @@ export class CallExecutor {
     const rules = this.fastCalls ? callRules(evm) : undefined;
     const blocks = evm.blockchain as unknown as BlockSource;
     const fast = rules && new Engine(rules, new CallWorld(view), async (n) => (await blocks.getBlock(Number(n))).hash(), evm);
-    return { view, evm, fast, queue: Promise.resolve() };
+    return { view, evm, fast, queue: Promise.resolve(), busy: 0 };
   }
 
   /** Runs the message on `state`'s block; the pending block's state gets a fresh view, stored roots a warm one. */
   async run(req: CallRequest, state: CallState): Promise<CallOutcome> {
     const { header, pendingState } = state;
     let ctx: Context;
-    if (pendingState) {
-      ctx = await this.newContext(new CallStateView(pendingState));
-    } else {
-      ctx = await this.context(header.stateRoot);
+    if (pendingState) ctx = await this.newContext(new CallStateView(pendingState));
+    else {
+      const last = this.last;
+      ctx = last !== undefined && last.root === header.stateRoot && last.ready !== undefined ? last.ready : await this.context(header.stateRoot);
     }
-    const job = ctx.queue.then(() => this.execute(ctx, req, header));
-    ctx.queue = job.catch(() => undefined);
-    return job;
+    // Nothing running on this context: a message that needs no loads finishes right here.
+    if (ctx.busy === 0) {
+      const out = this.execute(ctx, req, header);
+      if (!(out instanceof Promise)) return out;
+      return this.track(ctx, out);
+    }
+    return this.track(ctx, ctx.queue.then(() => this.execute(ctx, req, header)));
   }
 
-  private async execute(ctx: Context, req: CallRequest, header: Header): Promise<CallOutcome> {
-    const data = req.data ?? new Uint8Array();
+  private track(ctx: Context, job: Promise<CallOutcome>): Promise<CallOutcome> {
+    ctx.busy++;
+    const done = job.finally(() => ctx.busy--);
+    ctx.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  /** The message on our interpreter, or (when it cannot) on the library; synchronous when it needs no state loads. */
+  private execute(ctx: Context, req: CallRequest, header: Header): CallOutcome | Promise<CallOutcome> {
+    const data = req.data ?? EMPTY;
     const isCreation = req.to === undefined;
     const intrinsic = intrinsicGas(data, isCreation);
     const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
     const miner = isZero(header.miner) ? this.coinbase() : header.miner;
-    if (ctx.fast !== undefined) {
-      const out = await this.runFast(ctx.fast, req, header, data, gas - intrinsic, miner);
-      if (out !== undefined) {
-        this.stats.fast++;
-        return { returnValue: out.returnValue, gasUsed: intrinsic + BigInt(out.gasUsed), error: out.error };
+    const fast = ctx.fast;
+    if (fast !== undefined) {
+      let status = S_ABORT;
+      try {
+        status = fast.start(
+          {
+            caller: this.addresses.word(req.from ?? ZERO_ADDRESS), to: isCreation ? undefined : this.addresses.word(req.to!),
+            value: req.value ?? 0n, data, gasLimit: Number(gas - intrinsic), gasPrice: req.gasPrice ?? 0n,
+          },
+          this.blockOf(header, miner),
+        );
+      } catch {
+        this.stats.faults++;
       }
+      if (status === S_HALT) return this.fastOutcome(fast.outcome!, intrinsic);
+      if (status === S_NEED) return this.completeFast(ctx, fast, req, header, data, gas, intrinsic, miner);
     }
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner);
+  }
+
+  /**
+   * A fast message that waits for state: loaded and finished on our interpreter, or run on the
+   * library when it meets something ours does not implement, or an unexpected fault (a call has
+   * no side effects, so the library simply runs it from the start).
+   */
+  private async completeFast(
+    ctx: Context, fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array,
+  ): Promise<CallOutcome> {
+    let out: FastOutcome | undefined;
+    try {
+      out = await fast.complete();
+    } catch {
+      this.stats.faults++;
+    }
+    if (out !== undefined) return this.fastOutcome(out, intrinsic);
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner);
+  }
+
+  private fastOutcome(out: FastOutcome, intrinsic: bigint): CallOutcome {
+    this.stats.fast++;
+    return { returnValue: out.returnValue, gasUsed: intrinsic + BigInt(out.gasUsed), error: out.error };
+  }
+
+  private async runLibrary(
+    ctx: Context, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array,
+  ): Promise<CallOutcome> {
     this.stats.library++;
     const caller = new Address(req.from ?? ZERO_ADDRESS);
-    const target = isCreation ? undefined : new Address(req.to!);
+    const target = req.to === undefined ? undefined : new Address(req.to);
     try {
       const result = await ctx.evm.runCall({
         caller,
@@ -144,13 +203,7 @@ export class CallExecutor {
         gasLimit: gas - intrinsic,
         gasPrice: req.gasPrice ?? 0n,
         skipBalance: true,
-        block: evmBlock({
-          number: header.number,
-          timestamp: header.timestamp,
-          miner,
-          difficulty: header.difficulty,
-          gasLimit: header.gasLimit,
-        }),
+        block: evmBlock({ number: header.number, timestamp: header.timestamp, miner, difficulty: header.difficulty, gasLimit: header.gasLimit }),
       });
       const exec = result.execResult;
       return {
@@ -161,26 +214,6 @@ export class CallExecutor {
     } finally {
       ctx.view.reset();
       ctx.evm.journal.cleanJournal();
-    }
-  }
-
-  /**
-   * The message on our interpreter; undefined when it has to run on the library (something the
-   * engine does not implement, or an unexpected fault in it: a call has no side effects, so the
-   * library simply runs it from the start).
-   */
-  private async runFast(fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, miner: Uint8Array): Promise<FastOutcome | undefined> {
-    try {
-      return await fast.run(
-        {
-          caller: this.addresses.word(req.from ?? ZERO_ADDRESS), to: req.to === undefined ? undefined : this.addresses.word(req.to),
-          value: req.value ?? 0n, data, gasLimit: Number(gas), gasPrice: req.gasPrice ?? 0n,
-        },
-        this.blockOf(header, miner),
-      );
-    } catch {
-      this.stats.faults++;
-      return undefined;
     }
   }
 

@@ -71,7 +71,9 @@ export class Engine {
 
   private frames: Frame[] = [];
   private readonly stacks: bigint[][] = [];
+  /** memory (and a view of it) per depth, zeroed, for the next frame there */
   private readonly memories: (Uint8Array | undefined)[] = [];
+  private readonly views: DataView[] = [];
   private readonly hashes = new Map<bigint, bigint>();
   private needBlock: bigint | undefined;
 
@@ -83,9 +85,12 @@ export class Engine {
     private readonly evm: EVM,
   ) {}
 
-  /** Runs the message; undefined when it must run on the library instead. */
-  async run(msg: FastMessage, block: FastBlock): Promise<FastOutcome | undefined> {
-    if (msg.gasLimit > MAX_CALL_GAS) return undefined;
+  /**
+   * Starts the message. S_HALT: `outcome` holds the result; S_ABORT: it must run on the library;
+   * S_NEED: it waits for state, and `complete()` loads and finishes it.
+   */
+  start(msg: FastMessage, block: FastBlock): number {
+    if (msg.gasLimit > MAX_CALL_GAS) return S_ABORT;
     this.origin = msg.caller;
     this.gasPrice = msg.gasPrice;
     this.coinbase = block.coinbase;
@@ -94,27 +99,54 @@ export class Engine {
     this.difficulty = block.difficulty;
     this.blockGasLimit = block.gasLimit;
     this.outcome = undefined;
+    this.message = msg;
+    this.loads = 0;
+    let status = S_ABORT;
     try {
-      let loads = 0;
-      let status = this.begin(msg);
-      while (status === S_NEED) {
-        if (++loads > MAX_LOADS) return undefined;
-        await this.load();
-        status = this.started ? this.drive() : this.begin(msg);
-      }
-      return status === S_ABORT ? undefined : this.outcome;
+      status = this.begin(msg);
+      return status;
     } finally {
-      this.frames.length = 0;
-      this.hashes.clear();
-      this.needBlock = undefined;
-      this.started = false;
-      this.world.reset();
+      if (status !== S_NEED) this.end();
     }
   }
 
+  /** Loads what the started message waits for and runs it to its end; undefined: run it on the library. */
+  async complete(): Promise<FastOutcome | undefined> {
+    try {
+      let status = S_NEED;
+      while (status === S_NEED) {
+        if (++this.loads > MAX_LOADS) return undefined;
+        await this.load();
+        status = this.started ? this.drive() : this.begin(this.message!);
+      }
+      return status === S_ABORT ? undefined : this.outcome;
+    } finally {
+      this.end();
+    }
+  }
+
+  /** Runs the message to its end; undefined when it must run on the library instead. */
+  async run(msg: FastMessage, block: FastBlock): Promise<FastOutcome | undefined> {
+    const status = this.start(msg, block);
+    if (status === S_NEED) return this.complete();
+    return status === S_HALT ? this.outcome : undefined;
+  }
+
+  /** the result of the last message (after S_HALT) */
+  outcome: FastOutcome | undefined;
+  private message: FastMessage | undefined;
+  private loads = 0;
   /** the top-level message has made its first write: a resumed run continues the frames */
   private started = false;
-  private outcome: FastOutcome | undefined;
+
+  private end(): void {
+    this.frames.length = 0;
+    this.hashes.clear();
+    this.needBlock = undefined;
+    this.started = false;
+    this.message = undefined;
+    this.world.reset();
+  }
 
   /** The top-level message up to its first frame, then the frames; S_NEED before any write when the start needs state. */
   private begin(msg: FastMessage): number {
@@ -421,9 +453,16 @@ export class Engine {
     isStatic: boolean, depth: number, gasLimit: number, isCreate: boolean,
   ): Frame {
     const stack = (this.stacks[depth] ??= []);
-    const mem = this.memories[depth] ?? new Uint8Array(4096);
-    this.memories[depth] = undefined;
-    return new Frame(address, caller, codeAddress, value, data, code, codeInfo(code), isStatic, depth, gasLimit, isCreate, stack, mem);
+    let mem = this.memories[depth];
+    let view: DataView;
+    if (mem === undefined) {
+      mem = new Uint8Array(4096);
+      view = new DataView(mem.buffer);
+    } else {
+      view = this.views[depth];
+      this.memories[depth] = undefined;
+    }
+    return new Frame(address, caller, codeAddress, value, data, code, codeInfo(code), isStatic, depth, gasLimit, isCreate, stack, mem, view);
   }
 
   /** Back to the pools: the memory zeroed as far as it was used. */
@@ -431,6 +470,7 @@ export class Engine {
     if (f.mem.length > POOLED_MEMORY) return;
     f.mem.fill(0, 0, f.memWords * 32);
     this.memories[f.depth] = f.mem;
+    this.views[f.depth] = f.view;
   }
 }
 

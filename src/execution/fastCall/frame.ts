@@ -71,7 +71,6 @@ export class Frame {
   outLength = 0;
   /** the address a creation deploys to (CREATE frames) */
   created = 0n;
-  dataView: DataView | undefined = undefined;
 
   constructor(
     readonly address: bigint,
@@ -87,10 +86,11 @@ export class Frame {
     readonly isCreate: boolean,
     readonly stack: bigint[],
     mem: Uint8Array,
+    view: DataView,
   ) {
     this.gas = gasLimit;
     this.mem = mem;
-    this.view = new DataView(mem.buffer, mem.byteOffset, mem.byteLength);
+    this.view = view;
   }
 }
 
@@ -195,9 +195,11 @@ export function loadWord(f: Frame, offset: bigint): bigint {
   const data = f.data;
   if (offset >= BigInt(data.length)) return 0n;
   const i = Number(offset);
-  if (i + 32 <= data.length) return wordAt(data, (f.dataView ??= new DataView(data.buffer, data.byteOffset, data.byteLength)), i);
-  SCRATCH.fill(0);
-  SCRATCH.set(data.subarray(i));
+  // through a scratch word: no DataView over the call data
+  const end = Math.min(i + 32, data.length);
+  let k = 0;
+  for (let j = i; j < end; j++) SCRATCH[k++] = data[j];
+  while (k < 32) SCRATCH[k++] = 0;
   return wordAt(SCRATCH, SCRATCH_VIEW, 0);
 }
 
