@@ -2,29 +2,25 @@
 // (CallExecutor's reference: the same caller top-up, nonce increment, value transfers, frame
 // checkpoints, gas and results), on our own interpreter. Frames live on an explicit stack, so a
 // frame waiting for state or for its child keeps its place: a missing account, code, slot or
-// block hash suspends the run until the world has loaded it, then the same op runs again.
-// `run` answers undefined when the message meets something not implemented here (an opcode such
-// as BASEFEE, an asynchronous precompile, too much gas): a call has no side effects, so the
-// caller simply runs it on the library instead.
+// block hash suspends the run (`start` answers S_NEED) until `complete` has loaded it, then the
+// same op runs again. A message that meets something not implemented here (an opcode such as
+// BASEFEE, an asynchronous precompile, too much gas) gives S_ABORT / undefined: a call has no
+// side effects, so the caller simply runs it on the library instead.
 
 import type { EVM } from '@ethereumjs/evm';
-import { generateAddress, generateAddress2 } from '@ethereumjs/util';
 import { codeInfo } from './analysis.js';
+import { createdAddress } from './callOps.js';
 import {
-  ERR_BAD_CODE, ERR_CODESIZE, ERR_CODESTORE_OOG, ERR_COLLISION, ERR_INSUFFICIENT, ERR_JUMP, ERR_OOG,
-  ERR_REVERT, ERR_STATIC, ERR_VALUE_OVERFLOW, ERROR_TEXT, EMPTY, Frame, MAX_CALL_GAS, S_ABORT, S_DESCEND,
-  S_GO, S_HALT, S_NEED, WAIT_CALL, WAIT_CREATE, bytesToWord, copyCost, grow, memoryCost, reserve, wordsFor,
+  ERR_BAD_CODE, ERR_CODESIZE, ERR_CODESTORE_OOG, ERR_COLLISION, ERR_INSUFFICIENT, ERR_JUMP, ERR_OOG, ERR_REVERT,
+  ERR_VALUE_OVERFLOW, ERROR_TEXT, EMPTY, Frame, MAX_CALL_GAS, S_ABORT, S_DESCEND, S_HALT, S_NEED, WAIT_CALL, bytesToWord,
 } from './frame.js';
 import { execute } from './interpreter.js';
 import type { CallRules, Precompile } from './rules.js';
-import { callGasLimit, fail } from './system.js';
-import { CallAccount, type CallWorld, isEmptyAccount, toAddress, toWord } from './world.js';
+import { CallAccount, type CallWorld, toAddress } from './world.js';
 import { keccak256 } from '../../encoding/bytes.js';
 import { bytesToHex } from '../../encoding/hex.js';
 
-const MASK160 = (1n << 160n) - 1n;
 const U256 = (1n << 256n) - 1n;
-const MAX_NONCE = (1n << 64n) - 1n;
 /** A precompile's own error (its text is passed on). */
 const ERR_PRECOMPILE = 99;
 /** Loads one message may wait for before it goes to the library instead. */
@@ -173,7 +169,7 @@ export class Engine {
     return result === S_DESCEND ? this.drive() : S_HALT;
   }
 
-  /** Runs frames until the top one halts; S_NEED when one waits for state (resumed by `resume`). */
+  /** Runs frames until the top one halts; S_NEED when one waits for state (`complete` loads it and calls again). */
   private drive(): number {
     for (;;) {
       const f = this.frames[this.frames.length - 1];
@@ -183,8 +179,8 @@ export class Engine {
       if (status === S_NEED || status === S_ABORT) return status;
       if (status === S_DESCEND) continue;
       this.frames.pop();
-      const done = f.isCreate ? this.finishCreate(f) : this.finishFrame(f);
-      if (done === S_ABORT) return S_ABORT;
+      if (f.isCreate) this.finishCreate(f);
+      else this.finishFrame(f);
     }
   }
 
@@ -205,120 +201,10 @@ export class Engine {
     return hash;
   }
 
-  // --- CALL family and CREATE family (from system.ts) ---
-
-  /** CALL, CALLCODE, DELEGATECALL, STATICCALL. */
-  call(f: Frame, op: number): number {
-    const stack = f.stack;
-    const sp = f.sp;
-    const r = this.rules;
-    const p = r.p;
-    const w = this.world;
-    const hasValue = op === 0xf1 || op === 0xf2;
-    const requested = stack[sp - 1];
-    const target = stack[sp - 2] & MASK160;
-    const value = hasValue ? stack[sp - 3] : 0n;
-    const i = hasValue ? sp - 4 : sp - 3;
-    const inOffset = stack[i];
-    const inSize = stack[i - 1];
-    const outOffset = stack[i - 2];
-    const outSize = stack[i - 3];
-    if (op === 0xf1 && f.isStatic && value !== 0n) return fail(f, ERR_STATIC);
-    const account = w.account(target);
-    if (account === undefined) return S_NEED;
-    if (!r.precompiles.has(target) && w.code(target) === undefined) return S_NEED;
-    const self = w.account(f.address);
-    if (self === undefined) return S_NEED;
-
-    const words = Math.max(wordsFor(inOffset, inSize), wordsFor(outOffset, outSize));
-    let cost = r.fee[op] + memoryCost(f, words, p);
-    if (r.eip2929) cost += w.isWarm(target) ? p.warmRead : p.coldAccount;
-    if (hasValue && value !== 0n) cost += p.callValue;
-    if (op === 0xf1 && (value !== 0n || !r.eip161)) {
-      if (r.eip161 ? isEmptyAccount(account) : !account.exists) cost += p.callNewAccount;
-    }
-    const available = f.gas - cost;
-    let gasLimit = callGasLimit(this, requested, available);
-    if (gasLimit > available || cost > f.gas) return fail(f, ERR_OOG);
-    f.gas = available;
-    grow(f, words, p);
-    if (r.eip2929) w.warmAddress(target);
-    f.sp = hasValue ? sp - 7 : sp - 6;
-    const data = inSize === 0n ? EMPTY : f.mem.subarray(Number(inOffset), Number(inOffset) + Number(inSize));
-    if (hasValue && value !== 0n) {
-      f.gas += p.callStipend;
-      gasLimit += p.callStipend;
-    }
-    f.returnData = EMPTY;
-    if (f.depth >= p.stackLimit || (op !== 0xf4 && self.balance < value)) {
-      f.stack[f.sp++] = 0n;
-      f.pc++;
-      return S_GO;
-    }
-    f.wait = WAIT_CALL;
-    f.outOffset = outSize === 0n ? 0 : Number(outOffset);
-    f.outLength = outSize === 0n ? 0 : Number(outSize);
-    const depth = f.depth + 1;
-    let status: number;
-    if (op === 0xf1) status = this.enterCall(f.address, target, target, value, data, gasLimit, depth, f.isStatic, false);
-    else if (op === 0xf2) status = this.enterCall(f.address, f.address, target, value, data, gasLimit, depth, f.isStatic, false);
-    else if (op === 0xf4) status = this.enterCall(f.caller, f.address, target, f.value, data, gasLimit, depth, f.isStatic, true);
-    else status = this.enterCall(f.address, target, target, 0n, data, gasLimit, depth, true, false);
-    w.journaling = f.depth > 0;
-    return status === S_HALT ? S_GO : status;
-  }
-
-  /** CREATE, CREATE2. */
-  create(f: Frame, op: number): number {
-    const stack = f.stack;
-    const sp = f.sp;
-    const r = this.rules;
-    const p = r.p;
-    const w = this.world;
-    const value = stack[sp - 1];
-    const offset = stack[sp - 2];
-    const size = stack[sp - 3];
-    if (f.isStatic) return fail(f, ERR_STATIC);
-    const words = wordsFor(offset, size);
-    let cost = r.fee[op] + memoryCost(f, words, p);
-    if (op === 0xf5) cost += copyCost(size, p.keccakWord);
-    if (cost > f.gas) return fail(f, ERR_OOG);
-    reserve(f, words * 32);
-    const init = size === 0n ? EMPTY : f.mem.subarray(Number(offset), Number(offset) + Number(size));
-    const self = w.account(f.address);
-    if (self === undefined) return S_NEED;
-    const eof = init.length >= 2 && init[0] === 0xef && init[1] === 0x00;
-    const target = eof ? 0n : createdAddress(f.address, self.nonce, op === 0xf5 ? toWord(stack[sp - 4]) : undefined, init);
-    if (!eof && w.account(target) === undefined) return S_NEED;
-
-    f.gas -= cost;
-    grow(f, words, p);
-    if (r.eip2929) w.warmAddress(f.address);
-    f.sp = op === 0xf5 ? sp - 4 : sp - 3;
-    if (eof) {
-      f.stack[f.sp++] = 0n;
-      f.pc++;
-      return S_GO;
-    }
-    f.returnData = EMPTY;
-    const gasLimit = r.eip150 ? f.gas - Math.trunc(f.gas / 64) : f.gas;
-    if (f.depth >= p.stackLimit || self.balance < value || self.nonce >= MAX_NONCE) {
-      f.stack[f.sp++] = 0n;
-      f.pc++;
-      return S_GO;
-    }
-    w.setNonce(f.address, self.nonce + 1n);
-    if (r.eip2929) w.warmAddress(target);
-    f.wait = WAIT_CREATE;
-    const status = this.enterCreate(f.address, target, value, init, gasLimit, f.depth + 1);
-    w.journaling = f.depth > 0;
-    return status === S_HALT ? S_GO : status;
-  }
-
   // --- frame entry and exit ---
 
   /** runCall + _executeCall of a message: value transfer, then a precompile, nothing, or a frame. */
-  private enterCall(
+  enterCall(
     caller: bigint, to: bigint, codeAddress: bigint, value: bigint, data: Uint8Array,
     gasLimit: number, depth: number, isStatic: boolean, delegate: boolean,
   ): number {
@@ -346,7 +232,7 @@ export class Engine {
   }
 
   /** runCall + _executeCreate up to the init code's frame. */
-  private enterCreate(creator: bigint, target: bigint, value: bigint, init: Uint8Array, gasLimit: number, depth: number): number {
+  enterCreate(creator: bigint, target: bigint, value: bigint, init: Uint8Array, gasLimit: number, depth: number): number {
     const w = this.world;
     const r = this.rules;
     w.journaling = depth > 0;
@@ -472,18 +358,4 @@ export class Engine {
     this.memories[f.depth] = f.mem;
     this.views[f.depth] = f.view;
   }
-}
-
-/** The address a creation by `creator` deploys to (CREATE: from its nonce; CREATE2: from salt and code). */
-export function createdAddress(creator: bigint, nonce: bigint, salt: Uint8Array | undefined, code: Uint8Array): bigint {
-  const from = toAddress(creator).bytes;
-  const bytes = salt === undefined ? generateAddress(from, nonceBytes(nonce)) : generateAddress2(from, salt, code);
-  return bytesToWord(bytes);
-}
-
-function nonceBytes(nonce: bigint): Uint8Array {
-  if (nonce === 0n) return EMPTY;
-  let hex = nonce.toString(16);
-  if (hex.length % 2) hex = '0' + hex;
-  return Uint8Array.from(hex.match(/../g)!.map((b) => parseInt(b, 16)));
 }

@@ -94,6 +94,15 @@ export class Frame {
   }
 }
 
+/** Ends the frame with `error`: all its gas is used, nothing is returned. */
+export function fail(f: Frame, error: number): number {
+  f.error = error;
+  f.errorPc = f.pc;
+  f.gas = 0;
+  f.output = EMPTY;
+  return S_HALT;
+}
+
 /** Words of memory that an access of `length` bytes at `offset` needs (0 for none; Infinity past MAX_MEMORY). */
 export function wordsFor(offset: bigint, length: bigint): number {
   if (length === 0n) return 0;

@@ -9,47 +9,12 @@ import {
   ERR_INVALID, ERR_JUMP, ERR_OOG, ERR_OVERFLOW, ERR_REVERT, ERR_UNDERFLOW, EMPTY, S_ABORT, S_GO, S_HALT,
   bytesToWord, copyCost, copyInto, grow, loadWord, memoryCost, readWord, wordsFor, writeWord, type Frame,
 } from './frame.js';
-import { OP_DYNAMIC, OP_INVALID, OP_STATIC } from './rules.js';
+import { MAX_SP, OP_DYNAMIC, OP_INVALID, OP_STATIC, POPS } from './rules.js';
 import { systemOp } from './system.js';
 
 const U256 = (1n << 256n) - 1n;
 const TWO256 = 1n << 256n;
 const SIGN = 1n << 255n;
-
-/** Items each op takes from the stack (checked before it runs). */
-const POPS = new Uint8Array(256);
-/** The highest stack height at which the op does not overflow. */
-const MAX_SP = new Int16Array(256).fill(1024);
-{
-  const set = (op: number, pops: number, pushes: number) => {
-    POPS[op] = pops;
-    MAX_SP[op] = 1024 + pops - pushes;
-  };
-  for (const op of [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0a, 0x0b, 0x10, 0x11, 0x12, 0x13, 0x14, 0x16, 0x17, 0x18, 0x1a, 0x1b, 0x1c, 0x1d, 0x20]) set(op, 2, 1);
-  set(0x08, 3, 1);
-  set(0x09, 3, 1);
-  for (const op of [0x15, 0x19, 0x31, 0x35, 0x3b, 0x3f, 0x40, 0x51, 0x54]) set(op, 1, 1);
-  for (const op of [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x58, 0x59, 0x5a]) set(op, 0, 1);
-  for (const op of [0x37, 0x39, 0x3e]) set(op, 3, 0);
-  set(0x3c, 4, 0);
-  set(0x50, 1, 0);
-  set(0x52, 2, 0);
-  set(0x53, 2, 0);
-  set(0x56, 1, 0);
-  set(0x57, 2, 0);
-  for (let op = 0x60; op <= 0x7f; op++) set(op, 0, 1);
-  for (let n = 1; n <= 16; n++) set(0x7f + n, n, n + 1);
-  for (let n = 1; n <= 16; n++) set(0x8f + n, n + 1, n + 1);
-  set(0xf0, 3, 1);
-  set(0xf1, 7, 1);
-  set(0xf2, 7, 1);
-  set(0xf3, 2, 0);
-  set(0xf4, 6, 1);
-  set(0xf5, 4, 1);
-  set(0xfa, 6, 1);
-  set(0xfd, 2, 0);
-  // SSTORE, LOG0-4 and SELFDESTRUCT check the static flag before the stack: they check it themselves.
-}
 
 /** Runs `f` from its pc until it halts, needs state, or starts a child frame. */
 export function execute(e: Engine, f: Frame): number {

@@ -3,25 +3,17 @@
 // Each reads everything it needs from the world before it charges or changes anything, so that
 // on a cache miss (S_NEED) the op runs again from the start once the engine has loaded the value.
 
+import { callOp, createOp } from './callOps.js';
 import type { Engine } from './engine.js';
 import {
-  ERR_OOG, ERR_STATIC, ERR_UNDERFLOW, EMPTY, S_GO, S_HALT, S_NEED, MAX_CALL_GAS,
-  bytesToWord, copyCost, copyInto, grow, memoryCost, wordsFor, type Frame,
+  ERR_OOG, ERR_STATIC, ERR_UNDERFLOW, EMPTY, S_GO, S_HALT, S_NEED,
+  bytesToWord, copyCost, copyInto, fail, grow, memoryCost, wordsFor, type Frame,
 } from './frame.js';
 import { isEmptyAccount, type BaseAccount, type CallAccount } from './world.js';
 import { keccak256 } from '../../encoding/bytes.js';
 
 const MASK160 = (1n << 160n) - 1n;
 const EOF_MAGIC_HASH = bytesToWord(keccak256(Uint8Array.from([0xef, 0x00])));
-const BIG_GAS = BigInt(MAX_CALL_GAS);
-
-export function fail(f: Frame, error: number): number {
-  f.error = error;
-  f.errorPc = f.pc;
-  f.gas = 0;
-  f.output = EMPTY;
-  return S_HALT;
-}
 
 /** Charges `cost` (with the op's fee included); false when out of gas (the frame has failed). */
 function charge(f: Frame, cost: number): boolean {
@@ -139,9 +131,9 @@ export function systemOp(e: Engine, f: Frame, op: number): number {
       return selfdestruct(e, f, fee);
     case 0xf0:
     case 0xf5:
-      return e.create(f, op);
+      return createOp(e, f, op);
     default:
-      return e.call(f, op);
+      return callOp(e, f, op);
   }
   f.pc++;
   return S_GO;
@@ -230,12 +222,4 @@ function selfdestruct(e: Engine, f: Frame, fee: number): number {
   f.sp = sp - 1;
   f.output = EMPTY;
   return S_HALT;
-}
-
-/** Gas a CALL-family op may pass on (EIP-150: all but 1/64 of what is left), or the requested amount before it. */
-export function callGasLimit(e: Engine, requested: bigint, available: number): number {
-  const req = requested > BIG_GAS ? Infinity : Number(requested);
-  if (!e.rules.eip150) return req;
-  const capped = available - Math.trunc(available / 64);
-  return req < capped ? req : capped;
 }

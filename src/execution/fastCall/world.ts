@@ -20,7 +20,7 @@ export const NEED_STORAGE = 3;
 
 const EMPTY = new Uint8Array(0);
 /** Cached base entries (accounts + storage slots) before the cache starts over. */
-const BASE_LIMIT = 100_000;
+const BASE_LIMIT = 50_000;
 
 /** An account as stored under the root. */
 export class BaseAccount {
