@@ -12,7 +12,10 @@ import { deriveDevKeys, privateKeyToAddress } from '../src/accounts/keys.js';
 import { decodeTransaction, decodeTrustedTransaction, signTransaction } from '../src/chain/transaction.js';
 import type { SignedTx } from '../src/chain/types.js';
 import { loadInvocation } from '../src/config/load.js';
-import { bytesToHex } from '../src/encoding/hex.js';
+import { bytesToHex, hexToBytes } from '../src/encoding/hex.js';
+import { CallExecutor } from '../src/execution/call.js';
+import { createChainEvm } from '../src/execution/evm.js';
+import { createCommon } from '../src/chainCore.js';
 import { McNode } from '../src/node.js';
 import { createLogger } from '../src/log.js';
 import { Dispatcher } from '../src/rpc/dispatch.js';
@@ -138,6 +141,12 @@ export async function benchLayers(): Promise<void> {
     const callBody = (i: number) => `{"jsonrpc":"2.0","id":${i},"method":"mc_call","params":[{"to":"${callTo}","data":"${callData(i)}"},"latest"]}`;
     const handlerCall = await perCall(N / 10, (i) => table.get('mc_call')!.handler([{ to: callTo, data: callData(i) }, 'latest']));
     const fullCall = await perCall(N / 10, (i) => direct.handle(callBody(i), { transport: 'http' }));
+    // The same message in a CallExecutor alone, on our interpreter and with it off (the library EVM).
+    const callReq = (i: number) => ({ from: node.devAccounts[0].address, to: hexToBytes(callTo), data: hexToBytes(callData(i)) });
+    const ours = new CallExecutor(node.world, (sm) => createChainEvm(createCommon(config), sm, node.chain), () => node.miner.coinbase);
+    const library = new CallExecutor(node.world, (sm) => createChainEvm(createCommon(config), sm, node.chain), () => node.miner.coinbase, false);
+    const oursCall = await perCall(N / 10, (i) => ours.run(callReq(i), { header: node.chain.head.header }));
+    const libraryCall = await perCall(N / 100, (i) => library.run(callReq(i), { header: node.chain.head.header }));
     const floor = await httpFloor(seconds, BARE_NODE_HTTP);
     const fastFloor = await httpFloor(seconds, ownServer(true));
     const slowFloor = await httpFloor(seconds, ownServer(false));
@@ -152,8 +161,9 @@ export async function benchLayers(): Promise<void> {
       [`node:http alone (bare server, own process, 16 conns; server CPU per request): ${rate(floor.perSecond)}`, us(floor.cpuUs)],
       [`our HTTP server, fast path, constant method (same): ${rate(fastFloor.perSecond)}`, us(fastFloor.cpuUs)],
       [`our HTTP server, fast path off: node:http for every request (same): ${rate(slowFloor.perSecond)}`, us(slowFloor.cpuUs)],
-      ['handler mc_call get() (one SLOAD; warm EVM and state view)', us(handlerCall)],
+      ['handler mc_call get() (one SLOAD; warm state view and interpreter)', us(handlerCall)],
       ['whole dispatcher mc_call', us(fullCall)],
+      ['the message alone (CallExecutor.run): our interpreter / the library EVM', `${us(oursCall)} / ${us(libraryCall)}`],
     ];
     // --- the transfer path ---
     const [key] = deriveDevKeys(MNEMONIC, 1);

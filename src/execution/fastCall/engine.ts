@@ -25,8 +25,6 @@ const U256 = (1n << 256n) - 1n;
 const ERR_PRECOMPILE = 99;
 /** Loads one message may wait for before it goes to the library instead. */
 const MAX_LOADS = 100_000;
-/** Memory buffers are pooled per depth up to this size. */
-const POOLED_MEMORY = 64 * 1024;
 
 export interface FastMessage {
   caller: bigint;
@@ -66,10 +64,8 @@ export class Engine {
   blockGasLimit = 0n;
 
   private frames: Frame[] = [];
-  private readonly stacks: bigint[][] = [];
-  /** memory (and a view of it) per depth, zeroed, for the next frame there */
-  private readonly memories: (Uint8Array | undefined)[] = [];
-  private readonly views: DataView[] = [];
+  /** one frame object per call depth (with its stack and memory) */
+  private readonly pool: Frame[] = [];
   private readonly hashes = new Map<bigint, bigint>();
   private needBlock: bigint | undefined;
 
@@ -136,8 +132,10 @@ export class Engine {
   private started = false;
 
   private end(): void {
+    // frames left by a message that stopped early (fallback, fault) give their memory back too
+    for (const f of this.frames) f.release();
     this.frames.length = 0;
-    this.hashes.clear();
+    if (this.hashes.size !== 0) this.hashes.clear();
     this.needBlock = undefined;
     this.started = false;
     this.message = undefined;
@@ -271,14 +269,14 @@ export class Engine {
 
   /** A call frame has halted. */
   private finishFrame(f: Frame): number {
-    this.release(f);
+    f.release();
     const text = f.depth === 0 && f.error === ERR_JUMP ? this.jumpError(f) : undefined;
     return this.settle(f.depth, f.mark, f.error, f.output, f.gasLimit - f.gas, text, 0n);
   }
 
   /** An init code frame has halted: pay for and store the code, as _executeCreate does. */
   private finishCreate(f: Frame): number {
-    this.release(f);
+    f.release();
     const r = this.rules;
     let error = f.error;
     let output = f.output;
@@ -334,28 +332,13 @@ export class Engine {
     return `invalid JUMP at ${bytesToHex(keccak256(f.code))}/${toAddress(f.address).toString()}:${f.errorPc}`;
   }
 
+  /** The frame object of `depth` (reused: frames at one depth never overlap), started on the message. */
   private frame(
     address: bigint, caller: bigint, codeAddress: bigint, value: bigint, data: Uint8Array, code: Uint8Array,
     isStatic: boolean, depth: number, gasLimit: number, isCreate: boolean,
   ): Frame {
-    const stack = (this.stacks[depth] ??= []);
-    let mem = this.memories[depth];
-    let view: DataView;
-    if (mem === undefined) {
-      mem = new Uint8Array(4096);
-      view = new DataView(mem.buffer);
-    } else {
-      view = this.views[depth];
-      this.memories[depth] = undefined;
-    }
-    return new Frame(address, caller, codeAddress, value, data, code, codeInfo(code), isStatic, depth, gasLimit, isCreate, stack, mem, view);
+    const f = (this.pool[depth] ??= new Frame(depth));
+    return f.start(address, caller, codeAddress, value, data, code, codeInfo(code), isStatic, gasLimit, isCreate);
   }
 
-  /** Back to the pools: the memory zeroed as far as it was used. */
-  private release(f: Frame): void {
-    if (f.mem.length > POOLED_MEMORY) return;
-    f.mem.fill(0, 0, f.memWords * 32);
-    this.memories[f.depth] = f.mem;
-    this.views[f.depth] = f.view;
-  }
 }

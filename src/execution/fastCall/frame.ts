@@ -50,15 +50,26 @@ export const S_ABORT = 4;
 export const WAIT_CALL = 1;
 export const WAIT_CREATE = 2;
 
+/** A call frame. One object per call depth, reused (`start`) by the next frame at that depth. */
 export class Frame {
+  // the message
+  address = 0n;
+  caller = 0n;
+  codeAddress = 0n;
+  value = 0n;
+  data: Uint8Array = EMPTY;
+  code: Uint8Array = EMPTY;
+  info: CodeInfo = NO_CODE;
+  isStatic = false;
+  gasLimit = 0;
+  isCreate = false;
+  // the run
   pc = 0;
   sp = 0;
-  gas: number;
+  gas = 0;
   memWords = 0;
   /** the memory cost paid so far (cost of memWords) */
   memCost = 0;
-  mem: Uint8Array;
-  view: DataView;
   /** the last child's return data (RETURNDATASIZE / RETURNDATACOPY) */
   returnData: Uint8Array = EMPTY;
   error = 0;
@@ -71,28 +82,58 @@ export class Frame {
   outLength = 0;
   /** the address a creation deploys to (CREATE frames) */
   created = 0n;
+  /** memory (zero past memWords) and a view of it; kept with the frame object */
+  mem = new Uint8Array(4096);
+  view = new DataView(this.mem.buffer);
+  readonly stack: bigint[] = [];
 
-  constructor(
-    readonly address: bigint,
-    readonly caller: bigint,
-    readonly codeAddress: bigint,
-    readonly value: bigint,
-    readonly data: Uint8Array,
-    readonly code: Uint8Array,
-    readonly info: CodeInfo,
-    readonly isStatic: boolean,
-    readonly depth: number,
-    readonly gasLimit: number,
-    readonly isCreate: boolean,
-    readonly stack: bigint[],
-    mem: Uint8Array,
-    view: DataView,
-  ) {
+  constructor(readonly depth: number) {}
+
+  start(
+    address: bigint, caller: bigint, codeAddress: bigint, value: bigint, data: Uint8Array, code: Uint8Array, info: CodeInfo,
+    isStatic: boolean, gasLimit: number, isCreate: boolean,
+  ): this {
+    this.address = address;
+    this.caller = caller;
+    this.codeAddress = codeAddress;
+    this.value = value;
+    this.data = data;
+    this.code = code;
+    this.info = info;
+    this.isStatic = isStatic;
+    this.gasLimit = gasLimit;
+    this.isCreate = isCreate;
+    this.pc = 0;
+    this.sp = 0;
     this.gas = gasLimit;
-    this.mem = mem;
-    this.view = view;
+    this.memWords = 0;
+    this.memCost = 0;
+    this.returnData = EMPTY;
+    this.error = 0;
+    this.errorPc = 0;
+    this.output = EMPTY;
+    this.mark = 0;
+    this.wait = 0;
+    this.outOffset = 0;
+    this.outLength = 0;
+    this.created = 0n;
+    return this;
+  }
+
+  /** Zeroes the memory used, for the next frame at this depth (a grown memory is dropped). */
+  release(): void {
+    if (this.mem.length > POOLED_MEMORY) {
+      this.mem = new Uint8Array(4096);
+      this.view = new DataView(this.mem.buffer);
+    } else this.mem.fill(0, 0, this.memWords * 32);
+    this.data = EMPTY;
+    this.returnData = EMPTY;
   }
 }
+
+const NO_CODE: CodeInfo = { jumpdests: new Uint8Array(0), pushes: [] };
+/** Memory kept with a frame object up to this size. */
+const POOLED_MEMORY = 64 * 1024;
 
 /** Ends the frame with `error`: all its gas is used, nothing is returned. */
 export function fail(f: Frame, error: number): number {

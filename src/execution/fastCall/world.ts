@@ -97,10 +97,12 @@ export class CallWorld {
 
   /** Forgets the call: overlay, journal, accessed sets. */
   reset(): void {
-    this.overlay.clear();
-    this.journal.length = 0;
-    this.warm.clear();
-    this.warmSlots.clear();
+    // Map.clear() allocates a fresh table: a call touches a few accounts, deleted one by one.
+    if (this.overlay.size > 16) this.overlay.clear();
+    else for (const key of this.overlay.keys()) this.overlay.delete(key);
+    if (this.journal.length !== 0) this.journal.length = 0;
+    if (this.warm.size !== 0) this.warm.clear();
+    if (this.warmSlots.size !== 0) this.warmSlots.clear();
     this.journaling = false;
     this.needKind = 0;
   }

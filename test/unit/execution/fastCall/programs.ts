@@ -158,6 +158,9 @@ export const EDGES: [string, string, bigint?][] = [
   ['unassigned opcode 0x0c', '0x0c'],
   ['PUSH0 before shanghai', '0x5f'],
   ['BASEFEE', 'BASEFEE PUSH 0 MSTORE PUSH 32 PUSH 0 RETURN'],
+  // under london the first goes to the library with memory written: the next frame must start zeroed
+  ['BASEFEE after writing memory', `PUSH 0xff PUSH 0 MSTORE PUSH 0xee PUSH 4000 MSTORE ${call('CALL', 'GAS', GAS_REPORTER, 0)} POP BASEFEE`],
+  ['memory starts zeroed', `PUSH 0 MLOAD ${keep(1)} PUSH 4000 MLOAD ${keep(2)} MSIZE ${keep(3)} ${ret(4)}`],
   ['pc gas msize', `PC ${keep(0)} GAS ${keep(1)} MSIZE ${keep(2)} PC ${keep(3)} ${ret(4)}`],
   ['push at the end of code', '0x63aabb'],
 ];

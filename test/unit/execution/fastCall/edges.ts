@@ -1,19 +1,20 @@
-import t from 'tap';
-import type { CallRequest } from '../../../src/execution/call.js';
-import { intrinsicGas } from '../../../src/execution/gas.js';
-import { asm } from '../../helpers/evmAsm.js';
-import { CALLER, FORKS, POOR, addr, buildState, bytes, compare, headerFor, pairFor } from './fastCall/harness.js';
-import { COLLIDING_CREATOR, COLLISION_TARGET, CREATOR, EDGES, HELPERS } from './fastCall/programs.js';
+// Hand-written edge programs on both engines under a list of hardforks: called with the default
+// gas and with gas limits stepping down from what they need (out of gas at each kind of step), with
+// value, from a caller without funds, run as init code of a creation, and estimated.
 
-// Hand-written edge programs on both engines under every hardfork: called with the default gas
-// and with gas limits stepping down from what they need (out of gas at each kind of step), run
-// as init code of a creation, and estimated.
+import type { Test } from 'tap';
+import type { CallRequest } from '../../../../src/execution/call.js';
+import { intrinsicGas } from '../../../../src/execution/gas.js';
+import { asm } from '../../../helpers/evmAsm.js';
+import { CALLER, POOR, addr, buildState, bytes, compare, headerFor, pairFor } from './harness.js';
+import { COLLIDING_CREATOR, COLLISION_TARGET, CREATOR, EDGES, HELPERS } from './programs.js';
 
 const EDGE_BASE = 0xed9e0000n;
 /** mc_estimateGas (a search of many runs) is compared under these. */
-const ESTIMATE_FORKS = new Set(['chainstart', 'homestead', 'spuriousDragon', 'constantinople', 'petersburg', 'istanbul', 'berlin', 'london']);
+const ESTIMATE_FORKS = new Set(['homestead', 'petersburg', 'istanbul', 'london']);
 
-t.test('edge programs on our interpreter and the library', async (t) => {
+/** Runs every edge program under `forks` on both engines (see the .test.ts files that call it). */
+export async function runEdges(t: Test, forks: readonly string[]): Promise<void> {
   const code = new Map(HELPERS);
   code.set(COLLIDING_CREATOR, HELPERS.get(CREATOR)!);
   code.set(COLLISION_TARGET, asm('STOP'));
@@ -24,7 +25,7 @@ t.test('edge programs on our interpreter and the library', async (t) => {
   const header = headerFor(root);
   const calldata = bytes('0x0102030405060708090a0b0c0d0e0f10111213141516171819');
 
-  for (const fork of FORKS) {
+  for (const fork of forks) {
     const pair = pairFor(fork, sm);
     const notFast: string[] = [];
     for (const p of [...programs, { label: 'create on an occupied address', address: COLLIDING_CREATOR, hex: '', gas: 1_000_000n }]) {
@@ -52,4 +53,4 @@ t.test('edge programs on our interpreter and the library', async (t) => {
     // Only BASEFEE (london) is left to the library: it fails there without a base fee.
     t.same(notFast.filter((l) => !l.startsWith('BASEFEE')), [], `${fork}: all but BASEFEE ran on our interpreter`);
   }
-});
+}
