@@ -2,6 +2,7 @@ import t from 'tap';
 import { Interface } from 'ethers';
 import { contract } from '../../helpers/abi.js';
 import type { CallRequest } from '../../../src/execution/call.js';
+import { Engine } from '../../../src/execution/fastCall/engine.js';
 import {
   CALLER, DEPLOYER, FORKS, MISSING, POOR, addr, buildState, bytes, compare, hexAddress, headerFor, pairFor,
 } from './fastCall/harness.js';
@@ -81,4 +82,55 @@ t.test('test contracts: every function, creation, on our interpreter and the lib
     }
     t.equal(fastRuns, runs, `${fork}: every message ran on our interpreter`);
   }
+});
+
+t.test('concurrent calls on one state: cold loads, queued calls and estimates give the library\'s answers', async (t) => {
+  const { sm, deployed, root } = await buildState(new Map());
+  const header = headerFor(root);
+  const store = new Interface(contract('Store').abi);
+  const nest = new Interface(contract('Nest').abi);
+  const counter = new Interface(contract('Counter').abi);
+  const reqs: CallRequest[] = [];
+  for (let i = 0; i < 30; i++) {
+    const [to, data] = [
+      [deployed.nest, nest.encodeFunctionData('run', [BigInt(i)])],
+      [deployed.store, store.encodeFunctionData('add', [BigInt(i), 1n])],
+      [deployed.counter, counter.encodeFunctionData('byUser', [hexAddress(BigInt(i))])],
+      [deployed.store, store.encodeFunctionData('byOwner', [hexAddress(BigInt(1000 + i))])],
+    ][i % 4] as [bigint, string];
+    reqs.push({ from: addr(CALLER), to: addr(to), data: bytes(data) });
+  }
+  const pair = pairFor('petersburg', sm);
+  // all at once on a fresh executor: the first ones wait for state, the rest queue behind them
+  const state = { header };
+  const [fast, estimates] = await Promise.all([
+    Promise.all(reqs.map((r) => pair.fast.run(r, state))),
+    Promise.all(reqs.slice(0, 6).map((r) => pair.fast.estimateGas(r, state, 2_000_000n))),
+  ]);
+  const hex = (o: { returnValue: Uint8Array; gasUsed: bigint; error?: string }) => [Buffer.from(o.returnValue).toString('hex'), o.gasUsed, o.error];
+  for (let i = 0; i < reqs.length; i++) t.same(hex(fast[i]), hex(await pair.library.run(reqs[i], state)), `call ${i}`);
+  for (let i = 0; i < 6; i++) t.equal(estimates[i], await pair.library.estimateGas(reqs[i], state, 2_000_000n), `estimate ${i}`);
+  t.equal(pair.fast.stats.library, 0, 'none went to the library');
+  t.equal(pair.fast.stats.faults, 0);
+});
+
+t.test('a fault in our interpreter sends the call to the library, which answers it', async (t) => {
+  const { sm, deployed, root } = await buildState(new Map());
+  const header = headerFor(root);
+  const pair = pairFor('petersburg', sm);
+  const req: CallRequest = { from: addr(CALLER), to: addr(deployed.store), data: bytes(new Interface(contract('Store').abi).encodeFunctionData('value')) };
+  const expected = await pair.library.run(req, { header });
+  const original = Engine.prototype.start;
+  Engine.prototype.start = () => {
+    throw new Error('fault');
+  };
+  try {
+    const out = await pair.fast.run(req, { header });
+    t.same(out, expected, 'the library\'s answer');
+    t.same(pair.fast.stats, { fast: 0, library: 1, faults: 1 });
+  } finally {
+    Engine.prototype.start = original;
+  }
+  t.same(await pair.fast.run(req, { header }), expected, 'and the next call runs on ours again');
+  t.equal(pair.fast.stats.fast, 1);
 });
