@@ -12,7 +12,10 @@ import { deriveDevKeys, privateKeyToAddress } from '../src/accounts/keys.js';
 import { decodeTransaction, decodeTrustedTransaction, signTransaction } from '../src/chain/transaction.js';
 import type { SignedTx } from '../src/chain/types.js';
 import { loadInvocation } from '../src/config/load.js';
-import { bytesToHex } from '../src/encoding/hex.js';
+import { bytesToHex, hexToBytes } from '../src/encoding/hex.js';
+import { CallExecutor } from '../src/execution/call.js';
+import { createChainEvm } from '../src/execution/evm.js';
+import { createCommon } from '../src/chainCore.js';
 import { McNode } from '../src/node.js';
 import { createLogger } from '../src/log.js';
 import { Dispatcher } from '../src/rpc/dispatch.js';
@@ -23,6 +26,9 @@ import { runWrk, wrkAvailable } from './wrk.js';
 import { Sealer } from '../src/miner/sealer.js';
 import { keccak256 } from '../src/encoding/bytes.js';
 import { CHAIN_ID, GAS_PRICE } from './transfers.js';
+import { ROOT } from './nodeProcess.js';
+import { selector, word } from './setup.js';
+import { readFileSync } from 'node:fs';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -103,6 +109,20 @@ async function deployGetter(node: McNode, table: McNode['methods']['http']): Pro
   return receipt.contractAddress;
 }
 
+/** Deploys the test contracts Store(7) and Nest(store) and mines them; returns Nest's address. */
+async function deployNest(node: McNode, table: McNode['methods']['http']): Promise<string> {
+  const fixture = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/contracts/contracts.json'), 'utf8'));
+  const from = bytesToHex(node.devAccounts[4].address);
+  const deploy = async (name: string, args: string) => {
+    const data = '0x' + fixture.contracts[name].bytecode.replace(/^0x/, '') + args;
+    const hash = await table.get('mc_sendTransaction')!.handler([{ from, data, gas: '0x500000' }]);
+    await node.miner.mineOne();
+    return ((await table.get('mc_getTransactionReceipt')!.handler([hash])) as { contractAddress: string }).contractAddress;
+  };
+  const store = await deploy('Store', word(7));
+  return deploy('Nest', word(BigInt(store)));
+}
+
 const us = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} µs`;
 
 export async function benchLayers(): Promise<void> {
@@ -138,6 +158,21 @@ export async function benchLayers(): Promise<void> {
     const callBody = (i: number) => `{"jsonrpc":"2.0","id":${i},"method":"mc_call","params":[{"to":"${callTo}","data":"${callData(i)}"},"latest"]}`;
     const handlerCall = await perCall(N / 10, (i) => table.get('mc_call')!.handler([{ to: callTo, data: callData(i) }, 'latest']));
     const fullCall = await perCall(N / 10, (i) => direct.handle(callBody(i), { transport: 'http' }));
+    // The same message in a CallExecutor alone, on our interpreter and with it off (the library EVM).
+    const callReq = (i: number) => ({ from: node.devAccounts[0].address, to: hexToBytes(callTo), data: hexToBytes(callData(i)) });
+    const ours = new CallExecutor(node.world, (sm) => createChainEvm(createCommon(config), sm, node.chain), () => node.miner.coinbase);
+    const library = new CallExecutor(node.world, (sm) => createChainEvm(createCommon(config), sm, node.chain), () => node.miner.coinbase, false);
+    const oursCall = await perCall(N / 10, (i) => ours.run(callReq(i), { header: node.chain.head.header }));
+    const libraryCall = await perCall(N / 100, (i) => library.run(callReq(i), { header: node.chain.head.header }));
+    // Heavier messages: nested calls with a caught revert, and a loop.
+    const nest = hexToBytes(await deployNest(node, table));
+    const nestReq = (sig: string, n: number) => ({ from: node.devAccounts[0].address, to: nest, data: hexToBytes(selector(sig) + word(n)) });
+    const both = async (sig: string, n: number, count: number) => {
+      const head = () => ({ header: node.chain.head.header });
+      return `${us(await perCall(count, () => ours.run(nestReq(sig, n), head())))} / ${us(await perCall(Math.max(1, count / 10), () => library.run(nestReq(sig, n), head())))}`;
+    };
+    const nestRun = await both('run(uint256)', 5, N / 50);
+    const nestSpin = await both('spin(uint256)', 1000, N / 500);
     const floor = await httpFloor(seconds, BARE_NODE_HTTP);
     const fastFloor = await httpFloor(seconds, ownServer(true));
     const slowFloor = await httpFloor(seconds, ownServer(false));
@@ -152,8 +187,11 @@ export async function benchLayers(): Promise<void> {
       [`node:http alone (bare server, own process, 16 conns; server CPU per request): ${rate(floor.perSecond)}`, us(floor.cpuUs)],
       [`our HTTP server, fast path, constant method (same): ${rate(fastFloor.perSecond)}`, us(fastFloor.cpuUs)],
       [`our HTTP server, fast path off: node:http for every request (same): ${rate(slowFloor.perSecond)}`, us(slowFloor.cpuUs)],
-      ['handler mc_call get() (one SLOAD; warm EVM and state view)', us(handlerCall)],
+      ['handler mc_call get() (one SLOAD; warm state view and interpreter)', us(handlerCall)],
       ['whole dispatcher mc_call', us(fullCall)],
+      ['the message alone (CallExecutor.run): our interpreter / the library EVM', `${us(oursCall)} / ${us(libraryCall)}`],
+      ['Nest.run(5) alone (three nested calls, a caught revert): ours / library', nestRun],
+      ['Nest.spin(1000) alone (a 1,000-turn loop): ours / library', nestSpin],
     ];
     // --- the transfer path ---
     const [key] = deriveDevKeys(MNEMONIC, 1);

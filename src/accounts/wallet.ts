@@ -45,6 +45,11 @@ export class Wallet {
     return [...this.owned];
   }
 
+  /** The first owned account (calls without `from` run as it), without copying the list. */
+  firstAccount(): Uint8Array | undefined {
+    return this.owned[0];
+  }
+
   owns(address: Uint8Array): boolean {
     const hex = bytesToHex(address);
     return this.owned.some((a) => bytesToHex(a) === hex);

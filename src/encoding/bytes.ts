@@ -38,12 +38,29 @@ export function bigintToFixed(value: bigint, length: number): Uint8Array {
 }
 
 export function bytesToBigint(bytes: Uint8Array): bigint {
-  // Up to 6 bytes in a Number; longer ones (values, signatures) through one hex string instead of
-  // a BigInt per byte.
-  if (bytes.length <= 6) {
+  // Up to 6 bytes in a Number; up to 64 (addresses, words, hashes) 8 bytes at a time; longer
+  // ones through one hex string instead of a BigInt per byte.
+  const length = bytes.length;
+  if (length <= 6) {
     let n = 0;
-    for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i];
+    for (let i = 0; i < length; i++) n = n * 256 + bytes[i];
     return BigInt(n);
+  }
+  if (length <= 64) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, length);
+    // the bytes before the 8-byte chunks: at most 6 in a Number, 7 as 3 + 4
+    const head = length % 8;
+    const inNumber = head === 7 ? 3 : head;
+    let i = 0;
+    let n = 0;
+    for (; i < inNumber; i++) n = n * 256 + bytes[i];
+    let r = BigInt(n);
+    if (head === 7) {
+      r = (r << 32n) | BigInt(view.getUint32(i));
+      i += 4;
+    }
+    for (; i < length; i += 8) r = (r << 64n) | view.getBigUint64(i);
+    return r;
   }
   return BigInt(bytesToHex(bytes));
 }

@@ -1,6 +1,8 @@
 // mc_call and mc_estimateGas: run a message against the state of a block without creating a
-// transaction. Each state root keeps a warm call view + EVM pair; calls on it run one at a time
-// and the view forgets their writes afterwards, so nothing leaks into the stored state.
+// transaction. Each state root keeps a warm context: a call view, the library EVM over it and our
+// own interpreter (fastCall/) over the same view. A message runs on ours where it implements the
+// chain's rules, on the library otherwise; calls on a context run one at a time, and their writes
+// are forgotten afterwards, so nothing leaks into the stored state.
 
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
@@ -14,6 +16,11 @@ import type { WorldState } from '../state/worldState.js';
 import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
+import { Engine, type FastBlock, type FastOutcome } from './fastCall/engine.js';
+import { S_ABORT, S_HALT, S_NEED } from './fastCall/frame.js';
+import { callRules } from './fastCall/rules.js';
+import { CallWorld } from './fastCall/world.js';
+import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -40,31 +47,49 @@ export const DEFAULT_CALL_GAS = 50_000_000n;
  */
 export const CALL_GAS_CAP = 50_000_000n;
 
+const ZERO_ADDRESS = new Uint8Array(20);
+const EMPTY = new Uint8Array(0);
+
 /** The state a call runs on: a StateReader as resolved from a block tag, or just a stored header. */
 export type CallState = Pick<StateReader, 'header' | 'pendingState'>;
 
 interface Context {
   view: CallStateView;
   evm: EVM;
+  /** our interpreter over the same view, when the chain's rules are ones it implements */
+  fast: Engine | undefined;
+  /** calls on this context run one at a time: the last one queued, and how many are unfinished */
   queue: Promise<unknown>;
+  busy: number;
+}
+
+/** The EVM's blockchain as the library calls it for BLOCKHASH. */
+interface BlockSource {
+  getBlock(number: number): Promise<{ hash(): Uint8Array }>;
 }
 
 export class CallExecutor {
   private readonly contexts = new Lru<string, Promise<Context>>(4);
+  /** messages run on our interpreter / on the library EVM / sent to the library by a fault in ours */
+  readonly stats = { fast: 0, library: 0, faults: 0 };
 
   constructor(
     private readonly world: WorldState,
     private readonly makeEvm: (sm: StateManagerInterface) => Promise<EVM>,
     private readonly coinbase: () => Uint8Array,
+    /** run calls on our own interpreter where it implements the chain's rules (false: always the library) */
+    private readonly fastCalls = true,
   ) {}
 
-  /** The last root asked for and its context: calls at the head skip the hex key and the LRU. */
-  private last: { root: Uint8Array; ctx: Promise<Context> } | undefined;
+  /** The last root asked for and its context (once made): calls at the head skip the hex key, the LRU and an await. */
+  private last: { root: Uint8Array; ctx: Promise<Context>; ready?: Context } | undefined;
 
   private context(root: Uint8Array): Promise<Context> {
     if (this.last?.root === root) return this.last.ctx;
     const ctx = this.lookup(root);
-    this.last = { root, ctx };
+    const last: { root: Uint8Array; ctx: Promise<Context>; ready?: Context } = { root, ctx };
+    ctx.then((ready) => (last.ready = ready), () => undefined);
+    this.last = last;
     return ctx;
   }
 
@@ -72,38 +97,102 @@ export class CallExecutor {
     const key = bytesToHex(root);
     let ctx = this.contexts.get(key);
     if (!ctx) {
-      ctx = (async () => {
-        const view = new CallStateView(await this.world.stateManagerAt(root));
-        return { view, evm: await this.makeEvm(view), queue: Promise.resolve() };
-      })();
+      ctx = (async () => this.newContext(new CallStateView(await this.world.stateManagerAt(root))))();
       this.contexts.set(key, ctx);
     }
     return ctx;
+  }
+
+  private async newContext(view: CallStateView): Promise<Context> {
+    const evm = await this.makeEvm(view);
+    const rules = this.fastCalls ? callRules(evm) : undefined;
+    const blocks = evm.blockchain as unknown as BlockSource;
+    const fast = rules && new Engine(rules, new CallWorld(view), async (n) => (await blocks.getBlock(Number(n))).hash(), evm);
+    return { view, evm, fast, queue: Promise.resolve(), busy: 0 };
   }
 
   /** Runs the message on `state`'s block; the pending block's state gets a fresh view, stored roots a warm one. */
   async run(req: CallRequest, state: CallState): Promise<CallOutcome> {
     const { header, pendingState } = state;
     let ctx: Context;
-    if (pendingState) {
-      const view = new CallStateView(pendingState);
-      ctx = { view, evm: await this.makeEvm(view), queue: Promise.resolve() };
-    } else {
-      ctx = await this.context(header.stateRoot);
+    if (pendingState) ctx = await this.newContext(new CallStateView(pendingState));
+    else {
+      const last = this.last;
+      ctx = last !== undefined && last.root === header.stateRoot && last.ready !== undefined ? last.ready : await this.context(header.stateRoot);
     }
-    const job = ctx.queue.then(() => this.execute(ctx, req, header));
-    ctx.queue = job.catch(() => undefined);
-    return job;
+    // Nothing running on this context: a message that needs no loads finishes right here.
+    if (ctx.busy === 0) {
+      const out = this.execute(ctx, req, header);
+      if (!(out instanceof Promise)) return out;
+      return this.track(ctx, out);
+    }
+    return this.track(ctx, ctx.queue.then(() => this.execute(ctx, req, header)));
   }
 
-  private async execute(ctx: Context, req: CallRequest, header: Header): Promise<CallOutcome> {
-    const data = req.data ?? new Uint8Array();
+  private track(ctx: Context, job: Promise<CallOutcome>): Promise<CallOutcome> {
+    ctx.busy++;
+    const done = job.finally(() => ctx.busy--);
+    ctx.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  /** The message on our interpreter, or (when it cannot) on the library; synchronous when it needs no state loads. */
+  private execute(ctx: Context, req: CallRequest, header: Header): CallOutcome | Promise<CallOutcome> {
+    const data = req.data ?? EMPTY;
     const isCreation = req.to === undefined;
     const intrinsic = intrinsicGas(data, isCreation);
     const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
-    const caller = new Address(req.from ?? new Uint8Array(20));
-    const target = isCreation ? undefined : new Address(req.to!);
+    const miner = isZero(header.miner) ? this.coinbase() : header.miner;
+    const fast = ctx.fast;
+    if (fast !== undefined) {
+      let status = S_ABORT;
+      try {
+        status = fast.start(
+          {
+            caller: this.addresses.word(req.from ?? ZERO_ADDRESS), to: isCreation ? undefined : this.addresses.word(req.to!),
+            value: req.value ?? 0n, data, gasLimit: Number(gas - intrinsic), gasPrice: req.gasPrice ?? 0n,
+          },
+          this.blockOf(header, miner),
+        );
+      } catch {
+        this.stats.faults++;
+      }
+      if (status === S_HALT) return this.fastOutcome(fast.outcome!, intrinsic);
+      if (status === S_NEED) return this.completeFast(ctx, fast, req, header, data, gas, intrinsic, miner);
+    }
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner);
+  }
+
+  /**
+   * A fast message that waits for state: loaded and finished on our interpreter, or run on the
+   * library when it meets something ours does not implement, or an unexpected fault (a call has
+   * no side effects, so the library simply runs it from the start).
+   */
+  private async completeFast(
+    ctx: Context, fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array,
+  ): Promise<CallOutcome> {
+    let out: FastOutcome | undefined;
+    try {
+      out = await fast.complete();
+    } catch {
+      this.stats.faults++;
+    }
+    if (out !== undefined) return this.fastOutcome(out, intrinsic);
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner);
+  }
+
+  private fastOutcome(out: FastOutcome, intrinsic: bigint): CallOutcome {
+    this.stats.fast++;
+    return { returnValue: out.returnValue, gasUsed: intrinsic + BigInt(out.gasUsed), error: out.error };
+  }
+
+  private async runLibrary(
+    ctx: Context, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array,
+  ): Promise<CallOutcome> {
+    this.stats.library++;
+    const caller = new Address(req.from ?? ZERO_ADDRESS);
+    const target = req.to === undefined ? undefined : new Address(req.to);
     try {
       const result = await ctx.evm.runCall({
         caller,
@@ -114,13 +203,7 @@ export class CallExecutor {
         gasLimit: gas - intrinsic,
         gasPrice: req.gasPrice ?? 0n,
         skipBalance: true,
-        block: evmBlock({
-          number: header.number,
-          timestamp: header.timestamp,
-          miner: header.miner.some((b) => b !== 0) ? header.miner : this.coinbase(),
-          difficulty: header.difficulty,
-          gasLimit: header.gasLimit,
-        }),
+        block: evmBlock({ number: header.number, timestamp: header.timestamp, miner, difficulty: header.difficulty, gasLimit: header.gasLimit }),
       });
       const exec = result.execResult;
       return {
@@ -133,6 +216,18 @@ export class CallExecutor {
       ctx.evm.journal.cleanJournal();
     }
   }
+
+  /** The block fields a fast call reads, kept for the last header (calls at the head share it). */
+  private blockOf(header: Header, miner: Uint8Array): FastBlock {
+    const last = this.lastBlock;
+    if (last !== undefined && last.header === header && last.miner === miner) return last.block;
+    const block = { number: header.number, timestamp: header.timestamp, coinbase: bytesToBigint(miner), difficulty: header.difficulty, gasLimit: header.gasLimit };
+    this.lastBlock = { header, miner, block };
+    return block;
+  }
+
+  private lastBlock: { header: Header; miner: Uint8Array; block: FastBlock } | undefined;
+  private readonly addresses = new AddressWords();
 
   /** mc_call: the return data, or a Reverted / Refused error. */
   async call(req: CallRequest, state: CallState): Promise<Uint8Array> {
@@ -163,6 +258,25 @@ export class CallExecutor {
     }
     return hi;
   }
+}
+
+/** Addresses as bigints, remembered for the last few: calls name the same contract and caller again and again. */
+class AddressWords {
+  private readonly seen: { bytes: Uint8Array; word: bigint }[] = [];
+  private next = 0;
+
+  word(bytes: Uint8Array): bigint {
+    for (const e of this.seen) if (equalBytes(e.bytes, bytes)) return e.word;
+    const word = bytesToBigint(bytes);
+    this.seen[this.next] = { bytes: bytes.slice(), word };
+    this.next = (this.next + 1) % 4;
+    return word;
+  }
+}
+
+function isZero(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
 }
 
 function callError(out: CallOutcome): NodeError {

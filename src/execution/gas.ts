@@ -6,11 +6,12 @@ export const TX_DATA_ZERO_GAS = 4n;
 export const TX_DATA_NONZERO_GAS = 68n;
 
 export function intrinsicGas(data: Uint8Array, isCreation: boolean): bigint {
-  let gas = isCreation ? TX_GAS_CONTRACT_CREATION : TX_GAS;
   let nonZero = 0;
   for (let i = 0; i < data.length; i++) if (data[i] !== 0) nonZero++;
-  gas += BigInt(nonZero) * TX_DATA_NONZERO_GAS + BigInt(data.length - nonZero) * TX_DATA_ZERO_GAS;
-  return gas;
+  // In a Number (exact: data is at most megabytes), one BigInt at the end.
+  const gas = Number(isCreation ? TX_GAS_CONTRACT_CREATION : TX_GAS) +
+    nonZero * Number(TX_DATA_NONZERO_GAS) + (data.length - nonZero) * Number(TX_DATA_ZERO_GAS);
+  return BigInt(gas);
 }
 
 /** MOAC's reward schedule: 2 mc, halving every 12.5 M blocks down to 0.125, then 0.1 mc. */

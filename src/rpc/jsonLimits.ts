@@ -20,6 +20,9 @@ const CLOSE_BRACE = 0x7d;
 export function exceedsDepth(text: string, max = MAX_JSON_DEPTH): boolean {
   const n = text.length;
   if (n <= max) return false; // cannot hold max+1 opening brackets
+  // Usual requests hold a handful of brackets: counting them all (strings included, so never too
+  // few) by indexOf is quicker than the scan, and under the limit nothing can be nested deeper.
+  if (countAtMost(text, '{', '[', max)) return false;
   let depth = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -36,4 +39,12 @@ export function exceedsDepth(text: string, max = MAX_JSON_DEPTH): boolean {
     }
   }
   return false;
+}
+
+/** True when `text` holds at most `max` of the characters `a` and `b` together. */
+function countAtMost(text: string, a: string, b: string, max: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf(a); i !== -1; i = text.indexOf(a, i + 1)) if (++count > max) return false;
+  for (let i = text.indexOf(b); i !== -1; i = text.indexOf(b, i + 1)) if (++count > max) return false;
+  return true;
 }

@@ -88,12 +88,7 @@ export class CallStateView implements StateManagerInterface {
       const code = this.layers[i].code.get(key);
       if (code !== undefined) return code;
     }
-    let code = this.baseCode.get(key);
-    if (code === undefined) {
-      code = await this.base.getCode(address);
-      this.remember(this.baseCode, key, code);
-    }
-    return code;
+    return this.readBaseCode(address);
   }
 
   async getCodeSize(address: Address): Promise<number> {
@@ -174,6 +169,27 @@ export class CallStateView implements StateManagerInterface {
 
   shallowCopy(): StateManagerInterface {
     return new CallStateView(this.base);
+  }
+
+  // The base state without this view's writes, through the same caches: what a fast call
+  // (src/execution/fastCall) loads into its own overlay.
+
+  readBaseAccount(address: Address): Promise<Account | undefined> {
+    return this.baseAccount(address, address.toString());
+  }
+
+  async readBaseCode(address: Address): Promise<Uint8Array> {
+    const key = address.toString();
+    let code = this.baseCode.get(key);
+    if (code === undefined) {
+      code = await this.base.getCode(address);
+      this.remember(this.baseCode, key, code);
+    }
+    return code;
+  }
+
+  readBaseStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    return this.baseStorageAt(address, key);
   }
 
   private top(): Layer {

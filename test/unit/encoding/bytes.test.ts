@@ -26,11 +26,13 @@ t.test('bigintToBytes is minimal big-endian on both sides of 2^48', async (t) =>
 t.test('bytesToBigint reads any length, leading zeros included', async (t) => {
   let seed = 11;
   const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff;
-  for (let length = 0; length <= 40; length++) {
-    for (let k = 0; k < 4; k++) {
-      const bytes = Uint8Array.from({ length }, () => next());
+  for (let length = 0; length <= 70; length++) {
+    for (let k = 0; k < 5; k++) {
+      let bytes = Uint8Array.from({ length }, () => next());
       if (k === 1 && length) bytes[0] = 0;
       if (k === 2) bytes.fill(0xff);
+      // a view into a larger buffer, at an odd offset
+      if (k === 4) bytes = Uint8Array.from({ length: length + 9 }, () => next()).subarray(3, 3 + length);
       t.equal(bytesToBigint(bytes), slowToBigint(bytes), `${length} bytes, case ${k}`);
     }
   }

@@ -61,7 +61,7 @@ export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
     }),
     mc_sign: method([address, data], (addr, message) => bytesToHex(ctx.wallet.signMessage(addr, message))),
     mc_call: method([txRequest, latest], async (req, tag) => {
-      const at = await resolveState(ctx, tag);
+      const at = tag === 'latest' ? { header: ctx.chain.head.header } : await resolveState(ctx, tag);
       return bytesToHex(await ctx.calls.call(withDefaultFrom(ctx, req), at));
     }),
     mc_estimateGas: method([txRequest, latest], async (req, tag) => {
@@ -74,6 +74,6 @@ export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
 
 /** Calls without `from` run as the first owned account, as the real node does. */
 function withDefaultFrom(ctx: McContext, req: TxRequest): CallRequest {
-  const from = req.from ?? ctx.wallet.accounts()[0];
+  const from = req.from ?? ctx.wallet.firstAccount();
   return { from, to: req.to, gas: req.gas, gasPrice: req.gasPrice, value: req.value, data: payloadOf(req) };
 }
