@@ -161,6 +161,7 @@ export class McNode {
         return { nonce: account?.nonce ?? 0n, balance: account?.balance ?? 0n };
       },
       headRoot: () => chain!.head.header.stateRoot,
+      journalPath: path.join(config.datadir, 'txpool.journal'),
     });
 
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
@@ -338,10 +339,12 @@ export class McNode {
     await network.stop();
     await rpc.stop();
     subscriptions.stop();
-    pool.close();
     filters.stop();
     await miner.stop();
     await scs?.stop();
+    // After the last block write: its pool updates may still journal removals.
+    await pool.settled();
+    pool.close();
     await sealer.close();
     await pow.close();
     await db.close();
