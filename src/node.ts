@@ -165,7 +165,9 @@ export class McNode {
     });
 
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
-    const sealer = new Sealer({ threads, pow });
+    // Instant mining seals one-transaction blocks at the devnet difficulty: on the search thread,
+    // the event loop admits the next transactions meanwhile.
+    const sealer = new Sealer({ threads, pow, searchThread: true });
     const seal: SealFunction = (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
     // State-changing developer controls only where the genesis allows them (README "Developer controls").
