@@ -4,6 +4,7 @@
 // block after `period` seconds without one), remote (only submitted work seals), off.
 
 import { EventEmitter } from 'node:events';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Address } from '@ethereumjs/util';
 import type { Block } from '../chain/types.js';
 import { blockFromParts, sealHash, sealedHeader } from '../chain/block.js';
@@ -138,6 +139,10 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     if (this.scheduled) return;
     this.scheduled = true;
     this.busy = this.busy.then(async () => {
+      // Requests already waiting on the sockets are admitted first, so they join this block:
+      // a block's build runs without reaching the event loop, and the one before it ended the
+      // same way (its new head schedules this round).
+      await yieldToEventLoop();
       this.scheduled = false;
       if (this.abort.signal.aborted) return;
       if (!allowEmpty && this.pool.pendingTransactions().length === 0) return;

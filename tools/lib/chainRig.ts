@@ -114,8 +114,8 @@ export async function openRig(dir: string): Promise<Rig> {
       if (closed) return;
       closed = true;
       filters.stop();
-      pool.close();
       await miner.stop();
+      pool.close(); // after the last block's pool updates
       await db.close();
     },
   };
