@@ -130,7 +130,7 @@ function listPrefixLength(length: number): number {
  * RLP of a list whose items are already RLP-encoded: its prefix, then the items byte for byte
  * (a transaction's raw bytes are its canonical encoding, so nothing is decoded again).
  */
-export function rlpListOfEncoded(items: Uint8Array[]): Uint8Array {
+export function rlpListOfEncoded(items: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const item of items) length += item.length;
   let prefix: Uint8Array;
@@ -208,7 +208,7 @@ function compareNibbles(a: number[], b: number[]): number {
 }
 
 /** Hex-prefix encoding of a nibble path (the leaf flag marks terminating paths). */
-function hexPrefix(nibbles: number[], leaf: boolean): Uint8Array {
+export function hexPrefix(nibbles: ArrayLike<number>, leaf: boolean): Uint8Array {
   const odd = nibbles.length % 2;
   const out = new Uint8Array(1 + (nibbles.length - odd) / 2);
   out[0] = ((leaf ? 2 : 0) + odd) << 4;

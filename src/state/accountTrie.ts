@@ -12,6 +12,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { ValueEncoding } from '@ethereumjs/util';
 import { keccak256 } from '../encoding/bytes.js';
+import { hexPrefix, rlpListOfEncoded } from '../chain/block.js';
 import { Lru } from '../store/lru.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
 
@@ -63,37 +64,6 @@ function encodeBytes(b: Uint8Array): Uint8Array {
   const out = new Uint8Array(prefix.length + b.length);
   out.set(prefix);
   out.set(b, prefix.length);
-  return out;
-}
-
-/** RLP of a list whose items are already encoded. */
-function encodeList(items: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const item of items) length += item.length;
-  const prefix = lengthPrefix(length, 0xc0);
-  const out = new Uint8Array(prefix.length + length);
-  out.set(prefix);
-  let at = prefix.length;
-  for (const item of items) {
-    out.set(item, at);
-    at += item.length;
-  }
-  return out;
-}
-
-/** Hex-prefix encoding of a nibble path (the leaf flag marks a leaf). */
-function hexPrefix(path: Uint8Array, leaf: boolean): Uint8Array {
-  const odd = path.length & 1;
-  const out = new Uint8Array((path.length >> 1) + 1);
-  const flag = (leaf ? 2 : 0) + odd;
-  let i = 0;
-  if (odd) {
-    out[0] = (flag << 4) | path[0];
-    i = 1;
-  } else {
-    out[0] = flag << 4;
-  }
-  for (let o = 1; i < path.length; i += 2, o++) out[o] = (path[i] << 4) | path[i + 1];
   return out;
 }
 
@@ -409,9 +379,9 @@ export class AccountTrie {
     if (node.enc) return node.enc;
     let enc: Uint8Array;
     if (node.kind === 0) {
-      enc = encodeList([encodeBytes(hexPrefix(node.path, true)), encodeBytes(node.value)]);
+      enc = rlpListOfEncoded([encodeBytes(hexPrefix(node.path, true)), encodeBytes(node.value)]);
     } else if (node.kind === 1) {
-      enc = encodeList([encodeBytes(hexPrefix(node.path, false)), this.reference(node.child)]);
+      enc = rlpListOfEncoded([encodeBytes(hexPrefix(node.path, false)), this.reference(node.child)]);
     } else {
       const items: Uint8Array[] = new Array(17);
       for (let i = 0; i < 16; i++) {
@@ -419,7 +389,7 @@ export class AccountTrie {
         items[i] = child === null ? EMPTY_STRING : this.reference(child);
       }
       items[16] = node.value === null ? EMPTY_STRING : encodeBytes(node.value);
-      enc = encodeList(items);
+      enc = rlpListOfEncoded(items);
     }
     node.enc = enc;
     return enc;
