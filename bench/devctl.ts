@@ -50,6 +50,7 @@ export async function openBenchChain(dir: string): Promise<BenchChain> {
       const acct = await core.world.getAccount(core.chain.head.header.stateRoot, a);
       return { nonce: acct?.nonce ?? 0n, balance: acct?.balance ?? 0n };
     },
+    journalPath: join(dir, 'txpool.journal'),
   });
   // The proof of work is not what is measured here.
   const seal = async () => ({ nonce: 0n, mix: new Uint8Array(32) });

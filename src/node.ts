@@ -163,10 +163,13 @@ export class McNode {
         return { nonce: account?.nonce ?? 0n, balance: account?.balance ?? 0n };
       },
       headRoot: () => chain!.head.header.stateRoot,
+      journalPath: path.join(config.datadir, 'txpool.journal'),
     });
 
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
-    const sealer = new Sealer({ threads, pow });
+    // Instant mining seals one-transaction blocks at the devnet difficulty: on the search thread,
+    // the event loop admits the next transactions meanwhile.
+    const sealer = new Sealer({ threads, pow, searchThread: true });
     const seal: SealFunction = (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
     // State-changing developer controls only where the genesis allows them (README "Developer controls").
@@ -346,10 +349,12 @@ export class McNode {
     await network.stop();
     await rpc.stop();
     subscriptions.stop();
-    pool.close();
     filters.stop();
     await miner.stop();
     await scs?.stop();
+    // After the last block write: its pool updates may still journal removals.
+    await pool.settled();
+    pool.close();
     await sealer.close();
     await pow.close();
     await db.close();

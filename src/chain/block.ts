@@ -48,8 +48,36 @@ export function encodeHeader(h: Header): Uint8Array {
   return encoded;
 }
 export const headerHash = (h: Header): Uint8Array => keccak256(encodeHeader(h));
+
+/**
+ * The 13 unsealed fields' RLP (the list's payload) of headers whose seal hash was taken: the
+ * sealed header made from one (sealedHeader) encodes as that payload plus mixHash and nonce.
+ */
+const unsealedPayloads = new WeakMap<Header, Uint8Array>();
+
+/** `header` with its seal; its encoding reuses the one the seal hash was taken from. */
+export function sealedHeader(header: Header, nonce: Uint8Array, mixHash: Uint8Array): Header {
+  const sealed = { ...header, nonce, mixHash };
+  const payload = unsealedPayloads.get(header);
+  if (payload) encodedHeaders.set(sealed, rlpListOfEncoded([payload, RLP.encode(mixHash), RLP.encode(nonce)]));
+  return sealed;
+}
+
 /** The pow-hash: keccak256 of the header without mixHash and nonce (README "Proof of work and mining"). */
-export const sealHash = (h: Header): Uint8Array => keccak256(RLP.encode(headerFields(h, false)));
+export function sealHash(h: Header): Uint8Array {
+  const list = RLP.encode(headerFields(h, false));
+  unsealedPayloads.set(h, list.subarray(list.length - rlpPayloadLength(list)));
+  return keccak256(list);
+}
+
+/** Length of an RLP list's payload (what follows its prefix). */
+function rlpPayloadLength(list: Uint8Array): number {
+  if (list[0] <= 0xf7) return list[0] - 0xc0;
+  let length = 0;
+  for (let i = 1; i <= list[0] - 0xf7; i++) length = length * 256 + list[i];
+  return length;
+}
+
 
 export function decodeHeader(bytes: Uint8Array): Header {
   return headerFromFields(RLP.decode(bytes) as Uint8Array[]);
@@ -102,7 +130,7 @@ function listPrefixLength(length: number): number {
  * RLP of a list whose items are already RLP-encoded: its prefix, then the items byte for byte
  * (a transaction's raw bytes are its canonical encoding, so nothing is decoded again).
  */
-export function rlpListOfEncoded(items: Uint8Array[]): Uint8Array {
+export function rlpListOfEncoded(items: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const item of items) length += item.length;
   let prefix: Uint8Array;
@@ -180,7 +208,7 @@ function compareNibbles(a: number[], b: number[]): number {
 }
 
 /** Hex-prefix encoding of a nibble path (the leaf flag marks terminating paths). */
-function hexPrefix(nibbles: number[], leaf: boolean): Uint8Array {
+export function hexPrefix(nibbles: ArrayLike<number>, leaf: boolean): Uint8Array {
   const odd = nibbles.length % 2;
   const out = new Uint8Array(1 + (nibbles.length - odd) / 2);
   out[0] = ((leaf ? 2 : 0) + odd) << 4;

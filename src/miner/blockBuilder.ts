@@ -108,7 +108,7 @@ export class BlockBuilder {
     const store = nodes ?? this.world.nodes;
     const warm = branch ? undefined : this.last.get(store);
     const reuse = warm !== undefined && equalBytes(warm.root, parent.header.stateRoot);
-    const sm = reuse ? warm.sm : await this.world.stateManagerAt(parent.header.stateRoot, nodes);
+    const sm = reuse ? warm.sm : await this.world.buildingStateAt(parent.header.stateRoot, nodes);
     const evm = reuse ? warm.evm : await this.createEvm(sm, branch);
     this.last.delete(store);
     const number = parent.header.number + 1n;

@@ -10,6 +10,7 @@ import { keccakPow, type PowEngine, type SearchContext } from '../consensus/powE
 import { searchStep } from '../consensus/powSearchStep.js';
 import type { PowSearchResult, PowSearchTask } from '../../workers/powSearch.js';
 import { workerModule } from '../workerModule.js';
+import { SealThread } from './sealThread.js';
 
 export interface SealerOptions {
   /** Worker threads, ≥ 1. */
@@ -20,6 +21,12 @@ export interface SealerOptions {
   batchSize?: number;
   /** the chain's PoW (default keccak-pow) */
   pow?: PowEngine;
+  /**
+   * Small keccak-pow searches (at or below the engine's inline limit) run on one dedicated
+   * thread (sealThread.ts) instead of this one, so that this event loop stays free while a block
+   * seals. Default false: they run inline, in short slices.
+   */
+  searchThread?: boolean;
 }
 
 export interface SealOptions {
@@ -40,6 +47,8 @@ export interface SealResult {
 const NONCE_SPACE = 1n << 64n;
 /** Inline searching yields to the event loop after this many hashes (keccak-pow). */
 const INLINE_SLICE = 1 << 13;
+/** Nonces handed to the search thread at a time (~0.5 s of hashing; a devnet seal takes ~512). */
+const THREAD_RANGE = 1 << 20;
 /** Two tasks per thread keep a worker busy while the previous result travels back. */
 const TASKS_PER_THREAD = 2;
 const RATE_WINDOW_MS = 3000;
@@ -90,6 +99,7 @@ export class Sealer {
   private samples: RateSample[] = [];
   private total = 0;
   private closed = false;
+  private readonly thread: SealThread | undefined;
 
   constructor(options: SealerOptions) {
     this.threads = checkThreads(options.threads);
@@ -99,6 +109,7 @@ export class Sealer {
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > 2 ** 31 - 1) {
       throw new RangeError('sealer batchSize must be an integer in [1, 2^31)');
     }
+    if (options.searchThread) this.thread = new SealThread();
   }
 
   // Started by the first search that needs workers: a low difficulty seals inline, and idle
@@ -118,7 +129,10 @@ export class Sealer {
     if (opts.signal?.aborted) return undefined;
     const context = await this.pow.searchContext(opts.number ?? 0n);
     if (opts.signal?.aborted || this.closed) return undefined;
-    if (difficulty <= this.pow.tuning.inlineMaxDifficulty) return this.sealInline(context, sealHash, target, start, opts.signal);
+    if (difficulty <= this.pow.tuning.inlineMaxDifficulty) {
+      if (context.pow === 'keccak-pow' && this.thread?.available) return this.sealOnThread(context, sealHash, target, start, opts.signal);
+      return this.sealInline(context, sealHash, target, start, opts.signal);
+    }
     PiscinaPool ??= (await import('piscina')).Piscina;
     return this.sealInPool(context, sealHash, target, start, deterministic, opts.signal);
   }
@@ -136,6 +150,11 @@ export class Sealer {
       earliest = Math.min(earliest, Math.max(s.from, windowStart));
     }
     return now > earliest ? (hashes * 1000) / (now - earliest) : 0;
+  }
+
+  /** True when small searches go to the search thread (it is online and not failed). */
+  get searchThreadOnline(): boolean {
+    return this.thread?.available ?? false;
   }
 
   /** Hashes computed since the sealer was created. */
@@ -176,6 +195,7 @@ export class Sealer {
     this.closed = true;
     for (const stop of [...this.stoppers]) stop();
     await this.settled();
+    await this.thread?.close();
     await Promise.all([...this.retiring]);
     await this.poolInstance?.destroy();
   }
@@ -230,6 +250,44 @@ export class Sealer {
       return undefined;
     } finally {
       this.stoppers.delete(stop);
+    }
+  }
+
+  /** Small difficulties with a search thread: the same linear search from `start`, off this thread. */
+  private async sealOnThread(
+    context: SearchContext,
+    sealHash: Uint8Array,
+    target: Uint8Array,
+    start: bigint,
+    signal: AbortSignal | undefined,
+  ): Promise<SealResult | undefined> {
+    const thread = this.thread!;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      thread.abort();
+    };
+    this.stoppers.add(stop);
+    signal?.addEventListener('abort', stop);
+    try {
+      let nonce = start;
+      for (let searched = 0n; searched < NONCE_SPACE; ) {
+        if (stopped || signal?.aborted) return undefined;
+        const count = NONCE_SPACE - nonce < THREAD_RANGE ? Number(NONCE_SPACE - nonce) : THREAD_RANGE;
+        const from = performance.now();
+        const result = await thread.search({ sealHash, target, start: nonce, count });
+        // The thread failed: the rest of the search runs here.
+        if (!result) return await this.sealInline(context, sealHash, target, nonce, signal);
+        this.record(result.hashes, from);
+        if (stopped || signal?.aborted) return undefined;
+        if (result.hit) return result.hit;
+        searched += BigInt(count);
+        nonce = (nonce + BigInt(count)) % NONCE_SPACE;
+      }
+      return undefined;
+    } finally {
+      this.stoppers.delete(stop);
+      signal?.removeEventListener('abort', stop);
     }
   }
 

@@ -8,6 +8,7 @@ import type { Common } from '@ethereumjs/common';
 import { bytesToHex } from '../encoding/hex.js';
 import { equalBytes, keccak256 } from '../encoding/bytes.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
+import { AccountTrie } from './accountTrie.js';
 import { Lru } from '../store/lru.js';
 
 // The state manager library loads with the first state manager, not at start-up.
@@ -35,6 +36,16 @@ export class WorldState {
   async stateManagerAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerkleStateManager> {
     const trie = await this.trieAt(root, nodes);
     const { MerkleStateManager, Caches } = (library ??= await import('@ethereumjs/statemanager'));
+    return new MerkleStateManager({ trie, common: this.common, caches: new Caches() });
+  }
+
+  /**
+   * A fresh, writable state manager on `root` for building or replaying a block: its account trie
+   * is our AccountTrie (decoded nodes, one hashing pass per root); storage tries are the library's.
+   */
+  async buildingStateAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerkleStateManager> {
+    const { MerkleStateManager, Caches } = (library ??= await import('@ethereumjs/statemanager'));
+    const trie = new AccountTrie(nodes, root) as unknown as MerklePatriciaTrie;
     return new MerkleStateManager({ trie, common: this.common, caches: new Caches() });
   }
 

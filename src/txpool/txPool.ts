@@ -2,8 +2,9 @@
 // sender's state nonce without a gap) and `queued` (waiting behind a gap). Limits are hard caps
 // (README "Transaction pool"): global pending and queued, queued per account; a full pool makes room only by
 // evicting a cheaper transaction of another sender. Every accepted transaction is in the on-disk
-// journal before `add` resolves, so an acknowledged hash survives a crash; mined transactions
-// leave the journal in the block's own batch.
+// journal (poolJournal.ts, a file written synchronously) before `add` resolves, so an
+// acknowledged hash survives a crash. Transactions a head switch gave back are journaled in
+// LevelDB by that switch; their entries leave it in the batch of the block that mines them.
 
 import { EventEmitter } from 'node:events';
 import type { SignedTx } from '../chain/types.js';
@@ -12,7 +13,7 @@ import { bytesToHex } from '../encoding/hex.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
-import { GroupWriter } from '../store/groupWriter.js';
+import { PoolJournal } from './poolJournal.js';
 import { mergeByPrice } from './ordering.js';
 import { SenderTxs } from './senderTxs.js';
 import { checkAccount, checkReplacement, checkStatic, txCost } from './validation.js';
@@ -36,6 +37,8 @@ export interface PoolOptions {
   lifetime?: number;
   /** the head's state root: accounts a block's builder handed over count while it is the head's */
   headRoot?: () => Uint8Array;
+  /** the journal file (beside the database: `<datadir>/txpool.journal`) */
+  journalPath: string;
 }
 
 /** Accounts in the state of a block just committed, read from its builder's post-state. */
@@ -74,15 +77,20 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
   /** returns of rewound transactions, one at a time */
   private returning: Promise<void> = Promise.resolve();
 
-  /** Journal writes of one event-loop turn share a batch. */
-  private readonly journal: GroupWriter;
+  private readonly journal: PoolJournal;
+  private closed = false;
+  /**
+   * Hashes that may have a LevelDB journal entry (read back at the start, or given back by a head
+   * switch, which journals them there); only these need deleting from LevelDB. A superset is safe.
+   */
+  private readonly inDb = new Set<string>();
 
   constructor(
     private readonly db: Database,
     private readonly opts: PoolOptions,
   ) {
     super();
-    this.journal = new GroupWriter(db);
+    this.journal = PoolJournal.open(opts.journalPath);
     const lifetime = opts.lifetime ?? 0;
     if (lifetime > 0) {
       const every = Math.min(lifetime, 60) * 1000;
@@ -92,9 +100,17 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     }
   }
 
-  /** Stops the expiry timer (node shutdown). */
+  /** Stops the expiry timer and closes the journal, leaving in it just what the pool holds (node shutdown). */
   close(): void {
     clearInterval(this.expiryTimer);
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.journal.rewrite(this.byHash.values());
+    } catch {
+      // Only a shorter read at the next start is lost: the file as it stands is a valid journal.
+    }
+    this.journal.close();
   }
 
   get(hash: Uint8Array): SignedTx | undefined {
@@ -141,15 +157,18 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     const promoted = this.insert(s, key, tx, existing);
     this.beats.set(key, Date.now());
 
-    const ops: BatchOp[] = journal ? [{ type: 'put', key: keys.poolJournal(tx.hash), value: tx.raw }] : [];
-    for (const gone of [existing, evicted]) if (gone) ops.push({ type: 'del', key: keys.poolJournal(gone.hash) });
+    const gone = existing && evicted ? [existing, evicted] : existing ? [existing] : evicted ? [evicted] : [];
     try {
-      if (ops.length) await this.journal.write(ops);
+      this.journal.record(journal ? [tx] : [], gone);
     } catch (err) {
       // Not journaled, so not acknowledged: take it back out.
       if (this.byHash.get(hashKey) === tx) this.emitAll('dropped', this.removeMany([tx]));
       throw err;
     }
+    this.journal.compactIfLarge(() => this.byHash.values());
+    // Rare: a replaced or evicted transaction a head switch had journaled in LevelDB.
+    const dbDeletes = this.journalDeletes(gone);
+    if (dbDeletes.length) await this.db.batch(dbDeletes);
     // The transaction may have been mined meanwhile; its (then stale) journal entry is dropped
     // by the revalidation at the next start.
     if (existing) this.emit('dropped', existing);
@@ -313,9 +332,25 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     return this.ordered;
   }
 
-  /** Journal deletions to write in the batch of a block that mines `txs`. */
-  journalDeletes(txs: SignedTx[]): BatchOp[] {
-    return txs.map((tx) => ({ type: 'del', key: keys.poolJournal(tx.hash) }));
+  /**
+   * LevelDB journal deletions for `txs` (those a head switch or an older journal put there), to
+   * write in the batch of a block that mines them or when they are dropped. The file journal
+   * needs none for mined transactions (see poolJournal.ts).
+   */
+  journalDeletes(txs: readonly SignedTx[]): BatchOp[] {
+    if (this.inDb.size === 0) return [];
+    const ops: BatchOp[] = [];
+    for (const tx of txs) if (this.inDb.has(bytesToHex(tx.hash))) ops.push({ type: 'del', key: keys.poolJournal(tx.hash) });
+    return ops;
+  }
+
+  /** Journals the removal of `txs` that left without being mined: in the file, and in LevelDB where they may be. */
+  private async unjournal(txs: readonly SignedTx[]): Promise<void> {
+    if (txs.length === 0) return;
+    this.journal.record([], txs);
+    const ops = this.journalDeletes(txs);
+    if (ops.length) await this.db.batch(ops);
+    for (const tx of txs) this.inDb.delete(bytesToHex(tx.hash));
   }
 
   /**
@@ -331,6 +366,8 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
       if ((next.get(key) ?? -1n) <= tx.nonce) next.set(key, tx.nonce + 1n);
     }
     const minedHashes = new Set(mined.map((tx) => bytesToHex(tx.hash)));
+    // Their LevelDB entries, if any, left in the block's own batch.
+    if (this.inDb.size) for (const key of minedHashes) this.inDb.delete(key);
     for (const [key, nonce] of next) {
       // A pool transaction at a mined nonce but with another hash (replaced after the block's
       // work package was handed out) is gone too, and its journal entry must go.
@@ -363,7 +400,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     }
     const promoted = this.promoteStalled();
     const dropped = [...this.superseded.splice(0), ...gone];
-    if (dropped.length) await this.db.batch(this.journalDeletes(dropped));
+    await this.unjournal(dropped);
     this.emitAll('dropped', dropped);
     this.emitAll('pendingTx', promoted);
   }
@@ -388,6 +425,8 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
    */
   returnRemoved(txs: SignedTx[], takeBack = true): Promise<void> {
     const users = txs.filter((tx) => tx.syscnt === 0n);
+    // The switch journaled those it gave back in its LevelDB batch.
+    if (takeBack) for (const tx of users) this.inDb.add(bytesToHex(tx.hash));
     const job = this.returning.then(() => this.reinsert(users, takeBack));
     this.returning = job.catch(() => undefined);
     return job;
@@ -417,7 +456,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
         dropped.push(tx);
       }
     }
-    if (dropped.length) await this.db.batch(this.journalDeletes(dropped));
+    await this.unjournal(dropped);
     this.emitAll('dropped', dropped.filter((tx) => heldHashes.has(bytesToHex(tx.hash))));
   }
 
@@ -432,7 +471,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     for (const key of this.beats.keys()) if (!this.senders.has(key)) this.beats.delete(key);
     if (old.length === 0) return 0;
     const removed = this.removeMany(old);
-    await this.db.batch(this.journalDeletes(removed));
+    await this.unjournal(removed);
     this.emitAll('dropped', removed);
     return removed.length;
   }
@@ -442,20 +481,36 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     if (txs.length === 0) return;
     const removed = this.removeMany(txs);
     const promoted = this.promoteStalled();
-    await this.db.batch(this.journalDeletes([...txs, ...removed.filter((tx) => !txs.includes(tx))]));
+    await this.unjournal([...txs, ...removed.filter((tx) => !txs.includes(tx))]);
     this.emitAll('dropped', removed);
     this.emitAll('pendingTx', promoted);
   }
 
-  /** Reloads the journal after a restart, revalidating every entry against the head state. */
+  /**
+   * Reloads the journal after a restart (the file's transactions and LevelDB's entries),
+   * revalidating every one against the head state; then the file holds just what was restored.
+   */
   async restore(decode: (raw: Uint8Array) => SignedTx): Promise<{ restored: number; dropped: number }> {
     const stale: BatchOp[] = [];
     const txs: SignedTx[] = [];
+    const seen = new Set<string>();
     for await (const [key, raw] of this.db.entries(keys.poolJournalRange)) {
       try {
-        txs.push(decode(raw));
+        const tx = decode(raw);
+        txs.push(tx);
+        seen.add(bytesToHex(tx.hash));
       } catch {
         stale.push({ type: 'del', key });
+      }
+    }
+    for (const key of seen) this.inDb.add(key);
+    let staleInFile = 0;
+    for (const raw of this.journal.takeRestored()) {
+      try {
+        const tx = decode(raw);
+        if (!seen.has(bytesToHex(tx.hash))) txs.push(tx);
+      } catch {
+        staleInFile++;
       }
     }
     txs.sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
@@ -465,10 +520,13 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
         await this.add(tx, false);
         restored++;
       } catch {
-        stale.push({ type: 'del', key: keys.poolJournal(tx.hash) });
+        const key = bytesToHex(tx.hash);
+        if (this.inDb.delete(key)) stale.push({ type: 'del', key: keys.poolJournal(tx.hash) });
+        else staleInFile++;
       }
     }
     if (stale.length) await this.db.batch(stale);
-    return { restored, dropped: stale.length };
+    this.journal.rewrite(this.byHash.values());
+    return { restored, dropped: stale.length + staleInFile };
   }
 }

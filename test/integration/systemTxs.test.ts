@@ -43,12 +43,14 @@ function configWith(devControls: boolean): Config {
 
 async function open(t: Test, devControls: boolean, name = 'node'): Promise<ChainCore & { miner: Miner; config: Config }> {
   const config = configWith(devControls);
-  const db = await Database.open(path.join(dirs.get(t) ?? dirs.set(t, t.testdir()).get(t)!, name, 'chaindata'));
+  const datadir = path.join(dirs.get(t) ?? dirs.set(t, t.testdir()).get(t)!, name);
+  const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));
   const pool = new TxPool(db, {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => core.chain.head.header.gasLimit, accountAt: async () => ({ nonce: 0n, balance: 0n }),
+    journalPath: path.join(datadir, 'txpool.journal'),
   });
   const miner = new Miner(core.chain, pool, core.builder, core.nodes, seal, {
     mode: 'off', period: 1, coinbase: hexToBytes(DEV[0].address), extraData: new Uint8Array(), targetGasLimit: 9_000_000n,
@@ -232,11 +234,13 @@ t.test('settlements: built from the participants\' payouts, checked on import by
 });
 
 t.test('an impersonated transaction in the pool survives a restart (the journal decodes with decodeBlockTransaction)', async (t) => {
-  const db = await Database.open(path.join(t.testdir(), 'chaindata'));
+  const datadir = t.testdir();
+  const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const options = {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => 9_000_000n, accountAt: async () => ({ nonce: 0n, balance: 10n ** 18n }),
+    journalPath: path.join(datadir, 'txpool.journal'),
   };
   const tx = impersonatedTx({ from: WHALE, nonce: 0n, to: A, value: 5n, data: new Uint8Array(), gas: 21_000n, gasPrice: 2n });
   const before = new TxPool(db, options);

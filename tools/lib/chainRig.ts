@@ -66,6 +66,7 @@ export async function openRig(dir: string): Promise<Rig> {
       const account = await world.getAccount(chain.head.header.stateRoot, address);
       return { nonce: account?.nonce ?? 0n, balance: account?.balance ?? 0n };
     },
+    journalPath: path.join(dir, 'txpool.journal'),
   });
   const rule = difficultyRule(config, chain.genesis);
   const seal = async (hash: Uint8Array, difficulty: bigint) => solve(hash, difficulty);
@@ -113,8 +114,8 @@ export async function openRig(dir: string): Promise<Rig> {
       if (closed) return;
       closed = true;
       filters.stop();
-      pool.close();
       await miner.stop();
+      pool.close(); // after the last block's pool updates
       await db.close();
     },
   };

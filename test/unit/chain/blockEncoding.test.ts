@@ -2,7 +2,7 @@
 // must equal what encoding from scratch gives.
 import t from 'tap';
 import { RLP } from '@ethereumjs/rlp';
-import { blockFromParts, decodeHeader, EMPTY_TRIE_ROOT, EMPTY_UNCLES_HASH, encodeBlock, encodeHeader } from '../../../src/chain/block.js';
+import { blockFromParts, decodeHeader, EMPTY_TRIE_ROOT, EMPTY_UNCLES_HASH, encodeBlock, encodeHeader, sealHash, sealedHeader } from '../../../src/chain/block.js';
 import { signTransaction } from '../../../src/chain/transaction.js';
 import type { Header, SignedTx } from '../../../src/chain/types.js';
 import { bytesToHex } from '../../../src/encoding/hex.js';
@@ -59,4 +59,20 @@ t.test('a header encoded twice gives the same bytes; a sealed copy gets its own 
   const other = encodeHeader(sealed);
   t.not(bytesToHex(other), bytesToHex(first));
   t.same(decodeHeader(other).nonce, sealed.nonce);
+});
+
+t.test('a sealed header reuses its seal hash\'s encoding: the same bytes as encoding it afresh', async (t) => {
+  // Short and long extra data put the unsealed list on both sides of the 56-byte prefix boundary
+  // (it is always longer; the sealed one's prefix may grow by a byte).
+  for (const extra of [new Uint8Array(0), new Uint8Array(32).fill(8), new Uint8Array(300).fill(9)]) {
+    const unsealed = { ...header(extra), mixHash: new Uint8Array(32), nonce: new Uint8Array(8) };
+    const pow = sealHash(unsealed);
+    t.equal(bytesToHex(pow), bytesToHex(keccak256(RLP.encode(RLP.decode(encodeHeader(unsealed)).slice(0, 13) as Uint8Array[]))));
+    const sealed = sealedHeader(unsealed, Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8), new Uint8Array(32).fill(0xab));
+    t.equal(bytesToHex(encodeHeader(sealed)), bytesToHex(encodeHeader({ ...sealed })), `extra data of ${extra.length} bytes`);
+    t.same(decodeHeader(encodeHeader(sealed)), { ...sealed });
+  }
+  // Without a seal hash taken first, the sealed header is encoded from its fields.
+  const fresh = sealedHeader(header(new Uint8Array(1)), new Uint8Array(8).fill(1), new Uint8Array(32).fill(2));
+  t.equal(bytesToHex(encodeHeader(fresh)), bytesToHex(encodeHeader({ ...fresh })));
 });

@@ -16,13 +16,15 @@ import { bigintToFixed } from '../../../src/encoding/bytes.js';
 /** A miner on a fresh devnet chain whose local search never finds a seal: it ends only when aborted. */
 async function stuckMiner(t: Test) {
   const config = defaultConfig();
-  const db = await Database.open(path.join(t.testdir(), 'chaindata'));
+  const datadir = t.testdir();
+  const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));
   const pool = new TxPool(db, {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => core.chain.head.header.gasLimit,
     accountAt: async () => ({ nonce: 0n, balance: 0n }),
+    journalPath: path.join(datadir, 'txpool.journal'),
   });
   let searchStarted!: () => void;
   const started = new Promise<void>((resolve) => (searchStarted = resolve));

@@ -1,5 +1,7 @@
-// The pool class on its own: a fake account state and a real LevelDB in a temp directory.
+// The pool class on its own: a fake account state, a real LevelDB and journal file in a temp directory.
 
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import t, { type Test } from 'tap';
 import { signTransaction } from '../../../src/chain/transaction.js';
 import type { SignedTx, TxFields } from '../../../src/chain/types.js';
@@ -9,6 +11,8 @@ import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
 import { TxPool, type PoolOptions } from '../../../src/txpool/txPool.js';
 import { decodeTransaction } from '../../../src/chain/transaction.js';
+import { COMPACT_BYTES, journaledInFile } from '../../../src/txpool/poolJournal.js';
+import { keccak256 } from '../../../src/encoding/bytes.js';
 
 const CHAIN_ID = 100n;
 const GWEI = 1_000_000_000n;
@@ -30,12 +34,16 @@ class Account {
 interface Harness {
   pool: TxPool;
   db: Database;
+  /** the datadir: LevelDB in chaindata/, the journal file beside it */
+  dir: string;
   state: Map<string, { nonce: bigint; balance: bigint }>;
   events: { pending: string[]; dropped: string[] };
 }
 
+const journalFile = (dir: string) => path.join(dir, 'txpool.journal');
+
 async function harness(t: Test, overrides: Partial<PoolOptions> = {}, dir = t.testdir()): Promise<Harness> {
-  const db = await Database.open(dir);
+  const db = await Database.open(path.join(dir, 'chaindata'));
   t.teardown(() => db.close());
   const state = new Map<string, { nonce: bigint; balance: bigint }>();
   const pool = new TxPool(db, {
@@ -46,20 +54,22 @@ async function harness(t: Test, overrides: Partial<PoolOptions> = {}, dir = t.te
     accountQueue: 64,
     blockGasLimit: () => 9_000_000n,
     accountAt: async (address) => state.get(bytesToHex(address)) ?? { nonce: 0n, balance: 1000n * MC },
+    journalPath: journalFile(dir),
     ...overrides,
   });
   const events = { pending: [] as string[], dropped: [] as string[] };
   pool.on('pendingTx', (tx) => events.pending.push(`${tx.nonce}`));
   pool.on('dropped', (tx) => events.dropped.push(`${tx.nonce}`));
-  return { pool, db, state, events };
+  return { pool, db, dir, state, events };
 }
 
 const nonces = (txs: SignedTx[] | undefined) => (txs ?? []).map((tx) => Number(tx.nonce));
-const journaled = async (db: Database) => {
-  const out: string[] = [];
-  for await (const [key] of db.entries(keys.poolJournalRange)) out.push(bytesToHex(key.subarray(2)));
+/** Hashes of the journaled transactions: the file's, and LevelDB's entries (those a head switch wrote). */
+const journaled = async ({ db, dir }: { db: Database; dir: string }) => {
+  const out = new Set(journaledInFile(journalFile(dir)).map((raw) => bytesToHex(keccak256(raw))));
   // keys are 'p:' ‖ hash
-  return out.sort();
+  for await (const [key] of db.entries(keys.poolJournalRange)) out.add(bytesToHex(key.subarray(2)));
+  return [...out].sort();
 };
 const refusal = (message: string) => ({ kind: 'txRejected', message });
 
@@ -101,7 +111,8 @@ t.test('refusals with geth\'s words', async (t) => {
 });
 
 t.test('replacement needs a 10% higher gas price; the old one leaves pool and journal', async (t) => {
-  const { pool, db, events } = await harness(t);
+  const h = await harness(t);
+  const { pool, events } = h;
   const a = new Account();
   const first = a.tx(0n, { gasPrice: 100n * GWEI });
   await pool.add(first);
@@ -111,13 +122,14 @@ t.test('replacement needs a 10% higher gas price; the old one leaves pool and jo
   t.equal(pool.get(first.hash), undefined);
   t.equal(pool.get(second.hash), second);
   t.same(pool.counts(), { pending: 1, queued: 0 });
-  t.same(await journaled(db), [bytesToHex(second.hash)]);
+  t.same(await journaled(h), [bytesToHex(second.hash)]);
   t.same(events.dropped, ['0']);
   t.same(events.pending, ['0', '0'], 'the replacement is announced');
 });
 
 t.test('a full pending set evicts the cheapest other sender\'s last transaction, only for a better price', async (t) => {
-  const { pool, db, events } = await harness(t, { globalSlots: 3 });
+  const h = await harness(t, { globalSlots: 3 });
+  const { pool, events } = h;
   const a = new Account();
   const b = new Account();
   const c = new Account();
@@ -132,7 +144,7 @@ t.test('a full pending set evicts the cheapest other sender\'s last transaction,
   t.same(pool.counts(), { pending: 3, queued: 0 });
   t.same(nonces(pool.content().pending.get(bytesToHex(a.address))), [0], 'a\'s nonce 1 (2 Gsha) was evicted');
   t.same(events.dropped, ['1']);
-  t.equal((await journaled(db)).length, 3);
+  t.equal((await journaled(h)).length, 3);
   t.same(pool.pendingTransactions().map((tx) => tx.gasPrice / GWEI), [5n, 4n, 3n], 'best price first across senders');
 });
 
@@ -187,7 +199,8 @@ t.test('promotion stops at the global cap and resumes when a block frees slots',
 });
 
 t.test('a new head drops what the sender can no longer pay for', async (t) => {
-  const { pool, db, state, events } = await harness(t);
+  const h = await harness(t);
+  const { pool, state, events } = h;
   const a = new Account();
   const cost = 21_000n * 20n * GWEI;
   state.set(bytesToHex(a.address), { nonce: 0n, balance: 10n * cost });
@@ -198,7 +211,7 @@ t.test('a new head drops what the sender can no longer pay for', async (t) => {
   t.same(nonces(pool.pendingTransactions()), [1]);
   t.same(events.dropped, ['2']);
   // The mined entry leaves the journal in the block's batch (the miner's job), the dropped one here.
-  t.same(await journaled(db), [txs[0], txs[1]].map((tx) => bytesToHex(tx.hash)).sort());
+  t.same(await journaled(h), [txs[0], txs[1]].map((tx) => bytesToHex(tx.hash)).sort());
 });
 
 t.test('drop demotes later nonces to queued and trims the queue to its cap', async (t) => {
@@ -225,10 +238,11 @@ t.test('the journal reloads pending and queued transactions and drops stale ones
   const a = new Account();
   const txs = [0n, 1n, 3n].map((n) => a.tx(n));
   {
-    const db = await Database.open(dir);
+    // Not closed: as after a kill -9, the file holds what each add wrote.
+    const db = await Database.open(path.join(dir, 'chaindata'));
     const pool = new TxPool(db, {
       minGasPrice: GWEI, priceBump: 10n, globalSlots: 10, globalQueue: 10, accountQueue: 10,
-      blockGasLimit: () => 9_000_000n, accountAt: async () => ({ nonce: 0n, balance: MC }),
+      blockGasLimit: () => 9_000_000n, accountAt: async () => ({ nonce: 0n, balance: MC }), journalPath: journalFile(dir),
     });
     for (const tx of txs) await pool.add(tx);
     await db.close();
@@ -244,11 +258,12 @@ t.test('the journal reloads pending and queued transactions and drops stale ones
     accountAt: async () => ({ nonce: 1n, balance: MC }),
   }, dir);
   t.same(await later.pool.restore((raw) => decodeTransaction(raw, CHAIN_ID)), { restored: 2, dropped: 1 });
-  t.same(await journaled(later.db), [txs[1], txs[2]].map((tx) => bytesToHex(tx.hash)).sort());
+  t.same(await journaled(later), [txs[1], txs[2]].map((tx) => bytesToHex(tx.hash)).sort());
 });
 
 t.test('queued transactions of an idle sender expire after the lifetime', async (t) => {
-  const { pool, db, events } = await harness(t, { lifetime: 60 });
+  const h = await harness(t, { lifetime: 60 });
+  const { pool, events } = h;
   t.teardown(() => pool.close());
   const a = new Account();
   const b = new Account();
@@ -260,11 +275,12 @@ t.test('queued transactions of an idle sender expire after the lifetime', async 
   t.equal(await pool.expire(now + 61_000), 2);
   t.same(pool.counts(), { pending: 1, queued: 0 }, 'pending transactions stay');
   t.same(events.dropped.sort(), ['2', '5']);
-  t.equal((await journaled(db)).length, 1);
+  t.equal((await journaled(h)).length, 1);
 });
 
 t.test('a mined nonce removes the pool\'s transaction at once, even one that replaced the mined one', async (t) => {
-  const { pool, db, state, events } = await harness(t);
+  const h = await harness(t);
+  const { pool, state, events } = h;
   const a = new Account();
   const mined = a.tx(0n, { gasPrice: 20n * GWEI });
   const replacement = a.tx(0n, { gasPrice: 30n * GWEI });
@@ -278,7 +294,7 @@ t.test('a mined nonce removes the pool\'s transaction at once, even one that rep
   events.dropped.length = 0;
   await pool.onNewHead([mined]);
   t.same(events.dropped, ['0'], 'the replacement is reported dropped');
-  t.notOk((await journaled(db)).includes(bytesToHex(replacement.hash)), 'and leaves the journal');
+  t.notOk((await journaled(h)).includes(bytesToHex(replacement.hash)), 'and leaves the journal');
   t.same(pool.counts(), { pending: 1, queued: 0 });
 });
 
@@ -327,4 +343,83 @@ t.test('a built block\'s post-state serves admission while its root is the head\
   await pool.add(a.tx(2n, { value: 6n * MC }));
   t.same(reads, [key], 'read from the head state again');
   t.same(nonces(pool.content().pending.get(key)), [1, 2]);
+});
+
+t.test('an acknowledged transaction is in the journal file when add resolves, with no LevelDB write', async (t) => {
+  const h = await harness(t);
+  const batches: number[] = [];
+  const batch = h.db.batch.bind(h.db);
+  h.db.batch = (ops) => {
+    batches.push(ops.length);
+    return batch(ops);
+  };
+  const a = new Account();
+  const tx = a.tx(0n);
+  await h.pool.add(tx);
+  t.same(journaledInFile(journalFile(h.dir)).map((raw) => bytesToHex(keccak256(raw))), [bytesToHex(tx.hash)]);
+  t.same(batches, [], 'no LevelDB batch on the way');
+  t.same(h.pool.journalDeletes([tx]), [], 'mining it deletes nothing in LevelDB');
+});
+
+t.test('transactions a head switch gave back (journaled in LevelDB) leave LevelDB when mined or dropped', async (t) => {
+  const h = await harness(t);
+  const a = new Account();
+  const [first, second] = [a.tx(0n), a.tx(1n)];
+  // What headSwitch.ts writes in its batch for the removed blocks' transactions.
+  await h.db.batch([first, second].map((tx) => ({ type: 'put' as const, key: keys.poolJournal(tx.hash), value: tx.raw })));
+  await h.pool.returnRemoved([first, second]);
+  t.same(h.pool.pendingTransactions().map((tx) => tx.nonce), [0n, 1n]);
+  t.same(h.pool.journalDeletes([first]).map((op) => bytesToHex(op.key)), [bytesToHex(keys.poolJournal(first.hash))], 'the mining block deletes the entry');
+  await h.pool.drop([second]);
+  t.same(await journaled(h), [bytesToHex(first.hash)], 'the dropped one left LevelDB');
+  await h.db.batch(h.pool.journalDeletes([first]));
+  h.pool.forgetMined([first]);
+  t.same(h.pool.journalDeletes([first]), [], 'mined: nothing more to delete');
+  t.same(await journaled(h), []);
+});
+
+t.test('restore merges the journal file and LevelDB\'s entries; close leaves the pool\'s content in the file', async (t) => {
+  const dir = t.testdir();
+  const a = new Account();
+  const b = new Account();
+  const fromFile = [a.tx(0n), a.tx(1n)];
+  const fromDb = b.tx(0n);
+  {
+    const h = await harness(t, {}, dir);
+    for (const tx of fromFile) await h.pool.add(tx);
+    await h.db.put(keys.poolJournal(fromDb.hash), fromDb.raw);
+    await h.db.put(keys.poolJournal(fromFile[0].hash), fromFile[0].raw); // in both: restored once
+    await h.db.close();
+  }
+  const h = await harness(t, {}, dir);
+  t.same(await h.pool.restore((raw) => decodeTransaction(raw, CHAIN_ID)), { restored: 3, dropped: 0 });
+  t.same(h.pool.counts(), { pending: 3, queued: 0 });
+  await h.pool.drop([h.pool.get(fromFile[1].hash)!]);
+  h.pool.close();
+  t.same(journaledInFile(journalFile(dir)).map((raw) => bytesToHex(keccak256(raw))).sort(), [fromFile[0], fromDb].map((tx) => bytesToHex(tx.hash)).sort());
+  h.pool.close(); // twice is harmless
+});
+
+t.test('the journal file is rewritten with the pool\'s content once it grows large', async (t) => {
+  const h = await harness(t);
+  const a = new Account();
+  const n = 2600n; // ~120 bytes a record: past COMPACT_BYTES
+  for (let nonce = 0n; nonce < n; nonce++) {
+    const tx = a.tx(nonce);
+    await h.pool.add(tx);
+    h.state.set(bytesToHex(a.address), { nonce: nonce + 1n, balance: 1000n * MC });
+    await h.pool.onNewHead([tx]);
+  }
+  const waiting = a.tx(n);
+  await h.pool.add(waiting);
+  const size = statSync(journalFile(h.dir)).size;
+  t.ok(size < COMPACT_BYTES, `rewritten (${size} bytes)`);
+  const left = journaledInFile(journalFile(h.dir));
+  t.ok(left.length < Number(n) / 2, `${left.length} records left`);
+  t.ok(left.some((raw) => bytesToHex(keccak256(raw)) === bytesToHex(waiting.hash)), 'the waiting transaction kept');
+  // After a crash, the mined ones still in the file are revalidated away.
+  await h.db.close();
+  const again = await harness(t, {}, h.dir);
+  again.state.set(bytesToHex(a.address), { nonce: n, balance: 1000n * MC });
+  t.same(await again.pool.restore((raw) => decodeTransaction(raw, CHAIN_ID)), { restored: 1, dropped: left.length - 1 });
 });
