@@ -29,6 +29,7 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/config ./config
+COPY bin ./bin
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data
@@ -37,6 +38,7 @@ EXPOSE 8545 8548 30333
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MCNODE_RPCPORT||process.env.MCNODE_RPC_PORT||8545)+'/',{method:'POST',headers:{'content-type':'application/json'},body:'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"net_listening\",\"params\":[]}',signal:AbortSignal.timeout(4000)}).then(r=>r.json()).then(j=>process.exit(j.result===true?0:1),()=>process.exit(1))"]
 # The node is PID 1 and handles SIGTERM itself: it finishes the block being written, closes the
-# database and exits 0. Exec form, so the signal reaches node and not a shell.
+# database and exits 0. bin/mcnode sets the memory settings that must precede start-up (README
+# "Resident memory") and execs node, so the signal reaches node and not a shell.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/cli.js", "--datadir", "/data", "--rpcaddr", "0.0.0.0", "--scsrpcaddr", "0.0.0.0"]
+CMD ["bin/mcnode", "--datadir", "/data", "--rpcaddr", "0.0.0.0", "--scsrpcaddr", "0.0.0.0"]

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processCpuTimes, type CpuTimes } from '../tools/lib/nodeProcess.js';
+import { LAUNCH_ENV, LAUNCH_NODE_FLAGS } from '../src/heapTuning.js';
 
 export { processCpuTimes, type CpuTimes };
 
@@ -71,7 +72,10 @@ export async function startBenchNode(nodeFlags: string[], args: string[]): Promi
     '--datadir', datadir, '--rpcport', '0', '--scsrpcport', '0', '--ipcpath', ipcPath,
     '--mining.mode', 'instant', '--verbosity', '1',
   ];
-  const proc: ChildProcess = spawn(process.execPath, [...nodeFlags, CLI, ...cliArgs, ...args], {
+  // Started as bin/mcnode starts it (memory settings that must precede start-up); BENCH_NODE_FLAGS
+  // and the environment come after, so they win.
+  const proc: ChildProcess = spawn(process.execPath, [...LAUNCH_NODE_FLAGS, ...nodeFlags, CLI, ...cliArgs, ...args], {
+    env: { ...LAUNCH_ENV, ...process.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

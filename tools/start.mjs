@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: compile only if a source changed since the last build, then run the node in this
-// same process (one Node start-up, not two). Flags after `npm start --` reach the CLI unchanged.
+// `npm start` (through bin/mcnode, which starts Node with the memory settings): compile only if a
+// source changed since the last build, then run the node in this same process (one Node
+// start-up, not two). Flags after `npm start --` reach the CLI unchanged.
 // It runs the bundle (dist/bundle/cli.js, see tools/build.mjs) when there is one, else dist/src/cli.js.
 
 import { existsSync } from 'node:fs';

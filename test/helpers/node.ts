@@ -2,11 +2,12 @@
 // over HTTP and IPC, as users do. `npm test` builds dist/ before tap runs.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LAUNCH_ENV, LAUNCH_NODE_FLAGS } from '../../src/heapTuning.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(ROOT, 'dist/src/cli.js');
@@ -37,6 +38,23 @@ export interface TestNode {
 
 let nextId = 1;
 let ipcCounter = 0;
+
+/**
+ * Which of bin/mcnode's memory settings (src/heapTuning.ts) a running process was started with:
+ * the LAUNCH_ENV variables in its environment and the node flags on its command line that set
+ * the options LAUNCH_NODE_FLAGS set, read from /proc.
+ */
+export function launchSettingsOf(pid: number): { env: Record<string, string>; flags: string[] } {
+  const env: Record<string, string> = {};
+  for (const entry of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+    const name = entry.slice(0, entry.indexOf('='));
+    if (name in LAUNCH_ENV) env[name] = entry.slice(name.length + 1);
+  }
+  const option = (flag: string) => flag.split('=')[0];
+  const options = new Set(LAUNCH_NODE_FLAGS.map(option));
+  const flags = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => options.has(option(a)));
+  return { env, flags };
+}
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RpcReply> {
   const res = await fetch(url, {

@@ -23,13 +23,14 @@ const { miner, follower1, follower2 } = compose.services;
 const flag = (args: string[], name: string) => args[args.indexOf(name) + 1];
 const minerScript = miner.entrypoint![2];
 const minerKey = /echo ([0-9a-f]{64}) > \/data\/nodekey/.exec(minerScript)![1];
-const minerArgs = /exec node dist\/src\/cli\.js (.*)$/.exec(minerScript)![1].split(/\s+/);
+const minerArgs = /exec bin\/mcnode (.*)$/.exec(minerScript)![1].split(/\s+/);
 const minerId = Buffer.from(secp256k1.publicKeyCreate(Buffer.from(minerKey, 'hex'), false).slice(1)).toString('hex');
 
 t.test('the compose file is consistent', async (t) => {
   t.equal(flag(minerArgs, '--nat'), `extip:${miner.networks.testnet.ipv4_address}`);
   for (const f of [follower1, follower2]) {
-    const args = f.command!.slice(2);
+    t.equal(f.command![0], 'bin/mcnode', 'the followers run the image\'s bin/mcnode (its memory settings)');
+    const args = f.command!.slice(1);
     t.equal(flag(args, '--bootnodes'), `enode://${minerId}@${miner.networks.testnet.ipv4_address}:30333`, 'bootnode: the miner\'s key and address');
     t.equal(flag(args, '--nat'), `extip:${f.networks.testnet.ipv4_address}`);
     t.equal(flag(args, '--mining.mode'), 'off');
@@ -52,7 +53,7 @@ t.test('the miner and a follower, as the file runs them, form a network', async 
   t.equal(info.ip, miner.networks.testnet.ipv4_address, '--nat extip is what the enode advertises');
   const port = info.ports.listener;
 
-  const args = fromData(follower1.command!.slice(2), dir + '/follower').map((a) =>
+  const args = fromData(follower1.command!.slice(1), dir + '/follower').map((a) =>
     a.startsWith('enode://') ? a.replace(/@[^:]+:\d+$/, `@127.0.0.1:${port}`) : a);
   const b = await startNode(dir + '/follower', [...args, ...local], follower1.environment);
   nodes.push(b);

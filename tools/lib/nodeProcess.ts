@@ -1,12 +1,14 @@
-// A real mcnode process for the reliability tools and tests: spawned from dist/src/cli.js on a
-// datadir the caller owns (so it can be killed and restarted on the same data), with its
-// endpoints read from the banner, its stderr kept, and its resident memory read from /proc.
+// A real mcnode process for the reliability tools and tests: spawned from dist/src/cli.js, with
+// bin/mcnode's memory settings, on a datadir the caller owns (so it can be killed and restarted
+// on the same data), with its endpoints read from the banner, its stderr kept, and its resident
+// memory read from /proc.
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LAUNCH_ENV, LAUNCH_NODE_FLAGS } from '../../src/heapTuning.js';
 
 /** The repository root, found upward from this file (works from tools/ and from dist/tools/). */
 export const ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
@@ -108,7 +110,12 @@ export async function startNodeProcess(datadir: string, o: StartOptions = {}): P
     ...(has(/^--metrics\.port/) ? [] : ['--metrics.port', '0']),
     ...args,
   ];
-  const proc = spawn(process.execPath, [...(o.nodeFlags ?? []), CLI, ...cli], { env: { ...process.env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Started as bin/mcnode starts it (the memory settings that must precede start-up); the
+  // caller's environment and flags come after, so they win.
+  const proc = spawn(process.execPath, [...LAUNCH_NODE_FLAGS, ...(o.nodeFlags ?? []), CLI, ...cli], {
+    env: { ...LAUNCH_ENV, ...process.env, ...o.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (c) => (out += c));
