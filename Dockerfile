@@ -22,8 +22,11 @@ RUN npm run build
 RUN npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
+# MALLOC_ARENA_MAX=2: glibc's malloc serves every thread from two arenas instead of one per thread
+# (README "Resident memory"); it only works when set before the process starts.
 ENV NODE_ENV=production \
-    MCNODE_RPCVHOSTS=localhost
+    MCNODE_RPCVHOSTS=localhost \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

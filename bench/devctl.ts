@@ -98,7 +98,7 @@ export async function benchTracing(): Promise<void> {
     const spin = await mineTx(b, nestAddr, hexToBytes('0x' + selector('spin(uint256)') + word(SPIN_ROUNDS)), 8_000_000n);
     const parent = (await b.core.chain.getBlockByHash(spin.block.header.parentHash))!.header;
     const runner = new TraceRunner({
-      world: b.core.world, scratchNodes: () => new TrieNodeStore(b.db, 2 * 2 ** 20), makeEvm: (sm) => b.core.builder.createEvm(sm), rules: b.core.rules,
+      world: b.core.world, scratchNodes: () => TrieNodeStore.scratchOver(b.core.nodes), makeEvm: (sm) => b.core.builder.createEvm(sm), rules: b.core.rules,
     });
     const limits = { deadline: Date.now() + 600_000, timeoutText: '10m' };
     const opts = { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 };

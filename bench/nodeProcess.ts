@@ -1,11 +1,15 @@
 // Starts the compiled node (dist/src/cli.js) as a child process on a temp datadir, reads its HTTP
 // URL from the banner, and offers a few JSON-RPC helpers for setting up the benchmarks.
 
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processCpuTimes, type CpuTimes } from '../tools/lib/nodeProcess.js';
+import { LAUNCH_ENV } from '../src/heapTuning.js';
+
+export { processCpuTimes, type CpuTimes };
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'dist/src/cli.js');
@@ -15,11 +19,6 @@ const STOP_TIMEOUT_MS = 20_000;
 export interface RpcCall {
   method: string;
   params: unknown[];
-}
-
-export interface CpuTimes {
-  user: number;
-  system: number;
 }
 
 export interface BenchNode {
@@ -36,25 +35,6 @@ export interface BenchNode {
   output(): string;
   /** SIGTERM, wait for the exit, remove the datadir and socket; returns the exit code */
   stop(): Promise<number | null>;
-}
-
-const clockTicks = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-export function processCpuTimes(pid: number): CpuTimes | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { user: Number(fields[11]) / clockTicks, system: Number(fields[12]) / clockTicks };
-  } catch {
-    return undefined;
-  }
 }
 
 let nextId = 1;
@@ -92,7 +72,10 @@ export async function startBenchNode(nodeFlags: string[], args: string[]): Promi
     '--datadir', datadir, '--rpcport', '0', '--scsrpcport', '0', '--ipcpath', ipcPath,
     '--mining.mode', 'instant', '--verbosity', '1',
   ];
+  // Started with npm start's environment (the memory setting that must precede start-up);
+  // BENCH_NODE_FLAGS and the environment come after, so they win.
   const proc: ChildProcess = spawn(process.execPath, [...nodeFlags, CLI, ...cliArgs, ...args], {
+    env: { ...LAUNCH_ENV, ...process.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -196,8 +196,8 @@ export class McNode {
       chain, builder, nodes: new TrieNodeStore(db, 8 * 2 ** 20), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
       classicTxBlock: rules.classicTxBlock, pow,
     });
-    const pending = new PendingBlockCache(db, chain, pool, miner);
-    const work = new WorkPackages(db, chain, pool, miner, pow);
+    const pending = new PendingBlockCache(nodes, chain, pool, miner);
+    const work = new WorkPackages(nodes, chain, pool, miner, pow);
     pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
     chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
@@ -285,7 +285,7 @@ export class McNode {
     ];
     common_modules.push(proofMethods(mc));
     let precompiles: Map<string, unknown> | undefined; // on first use: the EVM library loads with the first EVM
-    const traces = new TraceRunner({ world, scratchNodes: () => new TrieNodeStore(db, 2 * 2 ** 20), makeEvm: (sm) => builder.createEvm(sm), rules });
+    const traces = new TraceRunner({ world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules });
     common_modules.push(debugMethods({
       mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));

@@ -3,7 +3,7 @@
 // read over fixed windows so that a scrape shows the last window, whoever else scrapes.
 
 import type { IntervalHistogram } from 'node:perf_hooks';
-import { perfHooks } from '../lazyBuiltins.js';
+import { perfHooks, v8 } from '../lazyBuiltins.js';
 import type { MetricsRegistry } from './registry.js';
 
 /** Length of one event-loop delay window. */
@@ -43,6 +43,12 @@ export function addProcessMetrics(registry: MetricsRegistry, loop: LoopDelay): M
     .gauge('process_resident_memory_bytes', 'Resident memory size in bytes', () => process.memoryUsage.rss())
     .gauge('nodejs_heap_size_used_bytes', 'V8 heap in use, in bytes', () => process.memoryUsage().heapUsed)
     .gauge('nodejs_heap_size_total_bytes', 'V8 heap reserved from the system, in bytes', () => process.memoryUsage().heapTotal)
+    .add({
+      name: 'nodejs_heap_space_size_total_bytes',
+      help: 'V8 heap reserved from the system per space (new, old, code, large objects), in bytes',
+      type: 'gauge',
+      samples: () => v8().getHeapSpaceStatistics().map((s) => ({ labels: { space: s.space_name.replace(/_space$/, '') }, value: s.space_size })),
+    })
     .gauge('nodejs_external_memory_bytes', 'Memory of buffers and other objects outside the V8 heap', () => process.memoryUsage().external)
     .gauge('nodejs_active_handles', 'Open handles and requests keeping the event loop alive (sockets, timers, files)', () =>
       process.getActiveResourcesInfo().length,

@@ -1,12 +1,11 @@
 // The `pending` block: the pool's executable transactions applied on the head, built on demand
-// and reused until the head or the pool changes. Its trie writes go to a scratch node store,
-// so nothing of it reaches the database.
+// and reused until the head or the pool changes. Its trie writes go to a scratch node store over
+// the chain's (reads share the chain's cache), so nothing of it reaches the database.
 
 import { blockFromParts } from '../chain/block.js';
 import type { Blockchain } from '../blockchain/blockchain.js';
 import type { TxPool } from '../txpool/txPool.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
-import type { Database } from '../store/database.js';
 import type { BuiltBlock } from './blockBuilder.js';
 import type { Miner } from './miner.js';
 
@@ -19,12 +18,12 @@ export class PendingBlockCache {
   private readonly scratch: TrieNodeStore;
 
   constructor(
-    db: Database,
+    nodes: TrieNodeStore,
     chain: Blockchain,
     pool: TxPool,
     private readonly miner: Miner,
   ) {
-    this.scratch = new TrieNodeStore(db, 4 * 2 ** 20);
+    this.scratch = TrieNodeStore.scratchOver(nodes);
     const invalidate = () => {
       this.current = undefined;
     };

@@ -9,7 +9,6 @@ import type { PowEngine } from '../consensus/powEngine.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
-import type { Database } from '../store/database.js';
 import type { TxPool } from '../txpool/txPool.js';
 import type { BuiltBlock } from './blockBuilder.js';
 import type { Miner } from './miner.js';
@@ -41,8 +40,9 @@ export class WorkPackages {
   private readonly rates = new Map<string, { rate: bigint; at: number }>();
   private building: Promise<Package> | undefined;
 
+  /** @param nodes the chain's node store: packages keep their writes apart and read through it */
   constructor(
-    private readonly db: Database,
+    private readonly nodes: TrieNodeStore,
     private readonly chain: Blockchain,
     pool: TxPool,
     private readonly miner: Miner,
@@ -73,7 +73,7 @@ export class WorkPackages {
     if (!this.building) {
       const version = this.poolVersion;
       this.building = (async () => {
-        const nodes = new TrieNodeStore(this.db, 2 ** 19);
+        const nodes = TrieNodeStore.scratchOver(this.nodes);
         const built = await this.miner.buildPending(nodes);
         const pkg: Package = { built, nodes, sealHash: sealHash(built.header) };
         this.packages.set(bytesToHex(pkg.sealHash), pkg);

@@ -6,6 +6,28 @@ import { ConfigError } from '../errors.js';
 import { bytesToBigint, bigintToBytes } from '../encoding/bytes.js';
 import { keys, SCHEMA_VERSION } from './schema.js';
 
+/**
+ * Table files LevelDB keeps open, its floor (it keeps at least 64). LevelDB maps each open table
+ * into memory (on 64-bit, up to 1000) and every page it reads stays resident while the table is
+ * open, so with its default of ~1000 open files resident memory grew with the datadir: random
+ * reads across a 100,000-block chain left 507 MiB of mapped table pages resident (README
+ * "Resident memory"). A table read after it was closed is opened again: its index and filter
+ * blocks are read anew.
+ */
+export const OPEN_TABLES = 64;
+/** LevelDB's max_open_files counts these besides the tables (its kNumNonTableCacheFiles) */
+const NON_TABLE_FILES = 10;
+/**
+ * Tables written by compaction are cut at 1 MiB (LevelDB's floor; its default is 2 MiB), and the
+ * memtable, which becomes a level-0 table when full, at 2 MiB (default 4 MiB): the open tables
+ * then map at most ~70 MiB instead of ~130, and two memtables hold 4 MiB instead of 8.
+ * Random reads over a 10,000-block chain (all its tables open): 72 -> 37 MiB of mapped tables;
+ * no measurable cost in reads or transfers. The block cache keeps its 8 MiB: 2 MiB made cold
+ * reads ~12% dearer.
+ */
+export const TABLE_FILE_BYTES = 2 ** 20;
+export const WRITE_BUFFER_BYTES = 2 * 2 ** 20;
+
 export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
 export class Database {
@@ -13,7 +35,13 @@ export class Database {
 
   static async open(path: string): Promise<Database> {
     mkdirSync(path, { recursive: true });
-    const db = new Level<Uint8Array, Uint8Array>(path, { keyEncoding: 'view', valueEncoding: 'view' });
+    const db = new Level<Uint8Array, Uint8Array>(path, {
+      keyEncoding: 'view',
+      valueEncoding: 'view',
+      maxOpenFiles: OPEN_TABLES + NON_TABLE_FILES,
+      maxFileSize: TABLE_FILE_BYTES,
+      writeBufferSize: WRITE_BUFFER_BYTES,
+    });
     try {
       await db.open();
     } catch (err) {

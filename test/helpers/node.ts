@@ -2,11 +2,12 @@
 // over HTTP and IPC, as users do. `npm test` builds dist/ before tap runs.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LAUNCH_ENV } from '../../src/heapTuning.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(ROOT, 'dist/src/cli.js');
@@ -37,6 +38,16 @@ export interface TestNode {
 
 let nextId = 1;
 let ipcCounter = 0;
+
+/** The LAUNCH_ENV variables (src/heapTuning.ts) in a running process's environment, read from /proc. */
+export function launchEnvOf(pid: number): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const entry of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+    const name = entry.slice(0, entry.indexOf('='));
+    if (name in LAUNCH_ENV) env[name] = entry.slice(name.length + 1);
+  }
+  return env;
+}
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RpcReply> {
   const res = await fetch(url, {

@@ -17,7 +17,8 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, waitFor } from '../helpers/node.js';
+import { ROOT, launchEnvOf, waitFor } from '../helpers/node.js';
+import { LAUNCH_ENV } from '../../src/heapTuning.js';
 
 interface Instruction {
   op: string;
@@ -231,6 +232,7 @@ t.test('the Dockerfile builds and runs, step by step', async (t) => {
   await waitFor(async () => /HTTP\s+http:/.test(out) || proc.exitCode !== null, 'the node to start', 60_000);
   t.match(out, new RegExp(`HTTP\\s+http://127\\.0\\.0\\.1:${port}`), 'the node serves on the configured port', { stderr: err });
   t.ok(existsSync(path.join(image.root, 'data/chaindata')), 'the chain lives in the /data volume');
+  t.same(launchEnvOf(proc.pid!), LAUNCH_ENV, 'the node (PID 1 in the image) runs with the image\'s memory setting (ENV)');
 
   const health = image.healthcheck!;
   const check = () => spawnSync(health[0] === 'node' ? process.execPath : health[0], health.slice(1), { env, encoding: 'utf8', timeout: 10_000 });

@@ -38,6 +38,9 @@ t.test('metrics endpoint content', async (t) => {
   t.equal(value(text, 'mcnode_miner_mining'), 0);
   t.ok((value(text, 'mcnode_db_size_bytes') ?? 0) > 0, 'database size');
   t.ok((value(text, 'process_resident_memory_bytes') ?? 0) > 0);
+  for (const space of ['new', 'old', 'code', 'large_object']) {
+    t.ok((value(text, `nodejs_heap_space_size_total_bytes{space="${space}"}`) ?? 0) > 0, `V8 ${space} space size`);
+  }
   t.match(text, /^mcnode_info\{version="\d+\.\d+\.\d+"\} 1$/m);
   t.match(text, /# TYPE mcnode_rpc_requests_total counter/);
   t.equal(value(text, 'mcnode_rpc_requests_total{method="mc_blockNumber",result="ok"}'), 2, 'HTTP and IPC calls both count');

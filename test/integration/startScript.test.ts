@@ -1,22 +1,39 @@
-// `npm start`'s path: tools/start.mjs runs the bundled CLI (dist/bundle/, when esbuild built one)
-// in its own process; the node it starts must serve requests, run a transaction through the EVM
-// and seal it, i.e. the lazily loaded modules, the native addons and the worker files resolve
-// from the bundle too. The bundle's code cache is written after a start, used by the next one,
-// and replaced when damaged.
+// `npm start`'s path: package.json's start script (run by sh, as npm runs it) sets the memory
+// setting that must precede start-up (src/heapTuning.ts) and runs tools/start.mjs, which runs the
+// bundled CLI (dist/bundle/, when esbuild built one) in its own process; the node it starts must
+// serve requests, run a transaction through the EVM and seal it, i.e. the lazily loaded modules,
+// the native addons and the worker files resolve from the bundle too. The bundle's code cache is
+// written after a start, used by the next one, and replaced when damaged.
 
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, postJson, waitFor } from '../helpers/node.js';
+import { LAUNCH_ENV } from '../../src/heapTuning.js';
+import { ROOT, launchEnvOf, postJson, waitFor } from '../helpers/node.js';
 
 const START = path.join(ROOT, 'tools/start.mjs');
+const BIN = path.join(ROOT, 'bin/mcnode.js');
+const START_SCRIPT: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
 
-async function startVia(entry: string, datadir: string) {
-  const proc = spawn(process.execPath, [entry, '--datadir', datadir, '--rpcport', '0', '--scsrpcport', '0', '--ipcdisable', '--mining.mode', 'instant'], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** This environment without the variables npm start sets (the tests expect their own values) */
+const plainEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !(k in LAUNCH_ENV)));
+
+/** The process is Node itself: the script execs it, so that signals (npm's, Ctrl-C, docker's) reach the node. */
+function nodePid(pid: number): number {
+  const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+  if (!path.basename(argv0).startsWith('node')) throw new Error(`the start script left ${argv0} between npm and node`);
+  return pid;
+}
+
+/** `entry` is a JavaScript file run by this Node, or 'npm start' (the script, through sh) */
+async function startVia(entry: string, datadir: string, env: NodeJS.ProcessEnv = plainEnv) {
+  const args = ['--datadir', datadir, '--rpcport', '0', '--scsrpcport', '0', '--ipcdisable', '--mining.mode', 'instant'];
+  const [file, argv] = entry === 'npm start'
+    ? ['/bin/sh', ['-c', `${START_SCRIPT} "$@"`, 'sh', ...args]]
+    : [process.execPath, [entry, ...args]];
+  const proc = spawn(file, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (c) => (out += c));
   proc.stderr!.on('data', (c) => (out += c));
@@ -45,12 +62,18 @@ async function startVia(entry: string, datadir: string) {
     proc.once('exit', (code) => resolve(code));
     proc.kill('SIGTERM');
   });
-  return { rpc, stop };
+  return { rpc, stop, pid: () => nodePid(proc.pid!) };
 }
 
 async function servesAndMines(t: Test, entry: string) {
   const node = await startVia(entry, t.testdir());
   t.teardown(() => node.stop());
+  if (entry === 'npm start') {
+    const pid = node.pid();
+    t.same(launchEnvOf(pid), LAUNCH_ENV, 'Node runs with MALLOC_ARENA_MAX=2');
+    const caVar = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith('NODE_EXTRA_CA_CERTS='));
+    t.ok(caVar === undefined || caVar === 'NODE_EXTRA_CA_CERTS=', 'and without an extra CA bundle to load (the node makes no TLS connections)');
+  }
   t.equal(await node.rpc('net_listening'), true);
   t.equal(await node.rpc('mc_blockNumber'), '0x0');
   const [from] = await node.rpc('mc_accounts');
@@ -63,7 +86,22 @@ async function servesAndMines(t: Test, entry: string) {
   t.equal(await node.stop(), 0, 'stops cleanly on SIGTERM');
 }
 
-t.test('tools/start.mjs (npm start) serves requests and mines a transaction', (t) => servesAndMines(t, START));
+t.test('npm start (package.json\'s script, run by sh) serves requests and mines a transaction', (t) => servesAndMines(t, 'npm start'));
+
+t.test('npm start keeps a MALLOC_ARENA_MAX the user set', async (t) => {
+  const node = await startVia('npm start', t.testdir(), { ...plainEnv, MALLOC_ARENA_MAX: '4' });
+  t.teardown(() => node.stop());
+  t.same(launchEnvOf(node.pid()), { MALLOC_ARENA_MAX: '4' });
+  t.equal(await node.rpc('net_listening'), true);
+  t.equal(await node.stop(), 0);
+});
+
+t.test('tools/start.mjs serves requests and mines a transaction', (t) => servesAndMines(t, START));
+
+t.test('bin/mcnode.js (the package\'s bin) serves requests and mines a transaction', async (t) => {
+  t.same(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin, { mcnode: 'bin/mcnode.js' });
+  await servesAndMines(t, BIN);
+});
 
 t.test('the bundle itself, when the build made one', { skip: !existsSync(path.join(ROOT, 'dist/bundle/cli.js')) && 'no dist/bundle (esbuild not installed)' },
   (t) => servesAndMines(t, path.join(ROOT, 'dist/bundle/cli.js')));

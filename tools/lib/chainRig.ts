@@ -78,7 +78,7 @@ export async function openRig(dir: string): Promise<Rig> {
   chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
   chain.on('rewound', ({ removed, returnTransactions }) => void pool.returnRemoved(removed.flatMap((r) => r.block.transactions), returnTransactions));
   const importer = new BlockImporter({ chain, builder, nodes: new TrieNodeStore(db, 8 * 2 ** 20), chainId, difficulty: rule, miner, pool, pow: core.pow });
-  const pending = new PendingBlockCache(db, chain, pool, miner);
+  const pending = new PendingBlockCache(nodes, chain, pool, miner);
   const filters = new FilterSystem({ chain, pool, pending }, { timeoutSeconds: 300 });
   await pool.restore((raw) => decodeTransaction(raw, chainId));
   const accounts = devAccounts(config);

@@ -1,12 +1,14 @@
-// A real mcnode process for the reliability tools and tests: spawned from dist/src/cli.js on a
-// datadir the caller owns (so it can be killed and restarted on the same data), with its
-// endpoints read from the banner, its stderr kept, and its resident memory read from /proc.
+// A real mcnode process for the reliability tools and tests: spawned from dist/src/cli.js, with
+// npm start's memory setting (MALLOC_ARENA_MAX), on a datadir the caller owns (so it can be killed and restarted
+// on the same data), with its endpoints read from the banner, its stderr kept, and its resident
+// memory read from /proc.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LAUNCH_ENV } from '../../src/heapTuning.js';
 
 /** The repository root, found upward from this file (works from tools/ and from dist/tools/). */
 export const ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
@@ -37,6 +39,8 @@ export interface NodeProcess extends Endpoints {
   stderr(): string;
   /** resident set size of the node process in bytes (Linux /proc), or undefined once it exited */
   rss(): number | undefined;
+  /** user and system CPU seconds of the node process so far (Linux /proc), or undefined once it exited */
+  cpuTimes(): CpuTimes | undefined;
   alive(): boolean;
   /** resolves with the exit code or signal once the process is gone */
   readonly exited: Promise<number | string | null>;
@@ -67,6 +71,31 @@ export function processRss(pid: number): number | undefined {
   }
 }
 
+export interface CpuTimes {
+  user: number;
+  system: number;
+}
+
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU seconds a process has used so far, from /proc/<pid>/stat. */
+export function processCpuTimes(pid: number): CpuTimes | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) / clockTicks, system: Number(fields[12]) / clockTicks };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts a node and resolves once the banner lists its endpoints. */
 export async function startNodeProcess(datadir: string, o: StartOptions = {}): Promise<NodeProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
@@ -81,7 +110,12 @@ export async function startNodeProcess(datadir: string, o: StartOptions = {}): P
     ...(has(/^--metrics\.port/) ? [] : ['--metrics.port', '0']),
     ...args,
   ];
-  const proc = spawn(process.execPath, [...(o.nodeFlags ?? []), CLI, ...cli], { env: { ...process.env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Started with npm start's environment (the memory setting that must precede start-up); the
+  // caller's environment and flags come after, so they win.
+  const proc = spawn(process.execPath, [...(o.nodeFlags ?? []), CLI, ...cli], {
+    env: { ...LAUNCH_ENV, ...process.env, ...o.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (c) => (out += c));
@@ -123,6 +157,7 @@ export async function startNodeProcess(datadir: string, o: StartOptions = {}): P
     stdout: () => out,
     stderr: () => err,
     rss: () => processRss(proc.pid!),
+    cpuTimes: () => processCpuTimes(proc.pid!),
     alive: () => proc.exitCode === null && proc.signalCode === null,
     async stop(signal = 'SIGTERM', graceMs = 20_000) {
       if (!node.alive()) return exited;
@@ -136,9 +171,13 @@ export async function startNodeProcess(datadir: string, o: StartOptions = {}): P
   return node;
 }
 
-/** One sample's value from a Prometheus text page (the node's `--metrics` endpoint); NaN if absent. */
+/**
+ * One sample's value from a Prometheus text page (the node's `--metrics` endpoint); NaN if absent.
+ * `name` may carry labels as rendered: `nodejs_heap_space_size_total_bytes{space="new"}`.
+ */
 export function readMetric(text: string, name: string): number {
-  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const escaped = name.replace(/[{}"\\]/g, '\\$&');
+  return Number(new RegExp(`^${escaped} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 }
 
 /**

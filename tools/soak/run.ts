@@ -6,9 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readMetric, startNodeProcess, troubleIn } from '../lib/nodeProcess.js';
+import { readMetric, startNodeProcess, troubleIn, type NodeProcess } from '../lib/nodeProcess.js';
 import { rpc, sleep } from '../lib/rpcClient.js';
 import { ChainDriver } from '../crash/chainDriver.js';
+import { describeMemoryMap, memoryMap, type MemoryMap } from '../lib/smaps.js';
 import { deployLogger, startTraffic, type TrafficStats } from './traffic.js';
 
 export const SOAK_APP_CHAIN = '0x57b7b8225bcb5d4c6c5abbe2e44fa67998cfa791';
@@ -43,6 +44,13 @@ export interface Sample {
   heap: number;
   heapTotal: number;
   external: number;
+  /** V8 new space (young generation) and old space reserved, bytes */
+  newSpace: number;
+  oldSpace: number;
+  /** where the resident memory lives (malloc, mapped tables, …), when /proc can tell */
+  map?: MemoryMap;
+  /** node process CPU seconds so far (user + system) */
+  cpuSeconds: number;
   /** MB live after the last full collection of the window (from --trace-gc), NaN when none ran */
   liveMb: number;
   handles: number;
@@ -58,6 +66,10 @@ export interface SoakResult {
   baselineRss: number;
   finalRss: number;
   rssGrowth: number;
+  /** the highest RSS sampled after warm-up */
+  peakRss: number;
+  /** node CPU (user + system) per call after warm-up, ms */
+  cpuMsPerCall: number;
   rssJudged: boolean;
   worstP99Ms: number;
   /** the largest live heap after a full collection, MB */
@@ -74,6 +86,11 @@ export interface SoakResult {
  * The live heap after full collections in --trace-gc output ("Mark-Compact 120 (150) -> 60 (152) MB"):
  * the largest of the window, since the sealer's worker threads print their own small heaps too.
  */
+function cpuSecondsOf(node: NodeProcess): number {
+  const t = node.cpuTimes();
+  return t ? t.user + t.system : NaN;
+}
+
 function lastLiveHeap(text: string): number {
   const all = [...text.matchAll(/Mark-Compact[^>]*-> ([\d.]+) \(/g)].map((m) => Number(m[1]));
   return all.length ? Math.max(...all) : NaN;
@@ -96,13 +113,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const samples: Sample[] = [];
   let expired = 0;
   const started = performance.now();
+  let traffic: ReturnType<typeof startTraffic> | undefined;
   try {
     const driver = new ChainDriver(SOAK_APP_CHAIN, 6);
     await driver.resync(ep);
     const logger = await deployLogger(ep, driver);
     await driver.resync(ep);
     log(`soak: ${o.seconds} s of mixed traffic against node pid ${node.pid} (warm-up ${warmup / 1000} s, a sample every ${every / 1000} s)`);
-    const traffic = startTraffic(ep, driver, logger, o.seed);
+    traffic = startTraffic(ep, driver, logger, o.seed);
     let gcSeen = node.stdout().length;
     const end = started + o.seconds * 1000;
     while (performance.now() < end && node.alive()) {
@@ -114,6 +132,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         heap: readMetric(text, 'nodejs_heap_size_used_bytes'),
         heapTotal: readMetric(text, 'nodejs_heap_size_total_bytes'),
         external: readMetric(text, 'nodejs_external_memory_bytes'),
+        newSpace: readMetric(text, 'nodejs_heap_space_size_total_bytes{space="new"}'),
+        oldSpace: readMetric(text, 'nodejs_heap_space_size_total_bytes{space="old"}'),
+        cpuSeconds: cpuSecondsOf(node),
+        map: memoryMap(node.pid),
         liveMb: lastLiveHeap(node.stdout().slice(gcSeen)),
         handles: readMetric(text, 'nodejs_active_handles'),
         p99Ms: readMetric(text, 'nodejs_eventloop_delay_p99_seconds') * 1000,
@@ -125,8 +147,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       samples.push(sample);
       log(
         `  t=${sample.t}s rss ${(sample.rss / 2 ** 20).toFixed(1)} MiB heap ${(sample.heap / 2 ** 20).toFixed(1)}/${(sample.heapTotal / 2 ** 20).toFixed(1)} MiB ` +
-          `external ${(sample.external / 2 ** 20).toFixed(1)} MiB live ${sample.liveMb.toFixed(1)} MB handles ${sample.handles} ` +
-          `loop p99 ${sample.p99Ms.toFixed(1)} ms (max ${sample.maxDelayMs.toFixed(1)}) head #${sample.head} calls ${sample.calls}`,
+          `(new ${(sample.newSpace / 2 ** 20).toFixed(1)} old ${(sample.oldSpace / 2 ** 20).toFixed(1)}) external ${(sample.external / 2 ** 20).toFixed(1)} MiB live ${sample.liveMb.toFixed(1)} MB handles ${sample.handles} ` +
+          `loop p99 ${sample.p99Ms.toFixed(1)} ms (max ${sample.maxDelayMs.toFixed(1)}) head #${sample.head} calls ${sample.calls}` +
+          (sample.map ? `\n    ${describeMemoryMap(sample.map)}` : ''),
       );
     }
     await traffic.stop();
@@ -149,6 +172,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const baselineRss = Math.min(...first.map((s) => s.rss));
     const finalRss = Math.min(...last.map((s) => s.rss));
     const rssGrowth = finalRss / baselineRss - 1;
+    const peakRss = Math.max(...judged.map((s) => s.rss));
+    const from = judged[0];
+    const to = judged[judged.length - 1];
+    const cpuMsPerCall = from && to && to.calls > from.calls ? ((to.cpuSeconds - from.cpuSeconds) * 1000) / (to.calls - from.calls) : NaN;
     const worstP99Ms = Math.max(...judged.map((s) => s.p99Ms));
     const maxLiveMb = Math.max(...samples.map((s) => s.liveMb).filter((v) => !Number.isNaN(v)));
     if (!(maxLiveMb <= MAX_LIVE_HEAP_MB)) problems.push(`live heap reached ${maxLiveMb} MB after a full collection (bound ${MAX_LIVE_HEAP_MB} MB)`);
@@ -160,10 +187,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     if (!(worstP99Ms < MAX_LOOP_P99_MS)) problems.push(`event-loop delay p99 reached ${worstP99Ms.toFixed(1)} ms (limit ${MAX_LOOP_P99_MS} ms)`);
     if (!(finalHandles <= baselineHandles * 1.5 + 20)) problems.push(`open handles grew from ${baselineHandles} to ${finalHandles}`);
     return {
-      samples, traffic: traffic.stats, baselineRss, finalRss, rssGrowth, rssJudged, worstP99Ms, maxLiveMb, baselineHandles, finalHandles, expiredFilters: expired, problems,
+      samples, traffic: traffic.stats, baselineRss, finalRss, rssGrowth, peakRss, cpuMsPerCall, rssJudged, worstP99Ms, maxLiveMb, baselineHandles, finalHandles, expiredFilters: expired, problems,
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
+    // A run that failed half-way (the node died, a sample failed) stops its traffic too, or its
+    // timers would keep this process alive.
+    await traffic?.stop().catch(() => undefined);
     await node.stop();
     rmSync(datadir, { recursive: true, force: true });
   }
@@ -177,6 +207,7 @@ export function describeSoak(r: SoakResult): string {
     `  RSS after warm-up ${mib(r.baselineRss)} MiB → ${mib(r.finalRss)} MiB (${(r.rssGrowth * 100).toFixed(1)}%, ${r.rssJudged ? `limit ${MAX_RSS_GROWTH * 100}%` : 'not judged in a slice'}); ` +
       `worst event-loop p99 ${r.worstP99Ms.toFixed(1)} ms (limit ${MAX_LOOP_P99_MS} ms); largest live heap ${r.maxLiveMb} MB (bound ${MAX_LIVE_HEAP_MB} MB); ` +
       `open handles ${r.baselineHandles} → ${r.finalHandles}`,
+    `  after warm-up: highest RSS ${mib(r.peakRss)} MiB; node CPU ${r.cpuMsPerCall.toFixed(3)} ms per call`,
     ...r.problems.map((p) => `  PROBLEM ${p}`),
     r.problems.length === 0 ? 'soak: PASS' : 'soak: FAIL',
   ].join('\n');
