@@ -119,7 +119,12 @@ function decodeRaw(raw: RawNode[]): TrieNode {
 
 // ---------------------------------------------------------------- the trie
 
-/** Decoded nodes by hash, one cache per node store (nodes are content-addressed and immutable). */
+/**
+ * Decoded nodes by hash, one cache per node store and the scratch stores over it (`cacheOwner`):
+ * nodes are content-addressed and immutable, so a node decoded for the pending block is the node
+ * the chain's next block reads under that hash. (A cache per scratch store filled up to its budget
+ * again for every pending block: ~10 MB more live heap under the soak's traffic.)
+ */
 const decodedCaches = new WeakMap<TrieNodeStore, Lru<string, TrieNode>>();
 
 const toHex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
@@ -146,8 +151,9 @@ export class AccountTrie {
     private readonly hashKeys = true,
   ) {
     this.rootHash = root;
-    let cache = decodedCaches.get(nodes);
-    if (!cache) decodedCaches.set(nodes, (cache = new Lru(DECODED_BYTES, decodedWeight)));
+    const owner = nodes.cacheOwner;
+    let cache = decodedCaches.get(owner);
+    if (!cache) decodedCaches.set(owner, (cache = new Lru(DECODED_BYTES, decodedWeight)));
     this.decoded = cache;
   }
 

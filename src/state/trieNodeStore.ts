@@ -60,6 +60,11 @@ export class TrieNodeStore implements DB<string, TrieValue> {
     return new TrieNodeStore(base.db, 0, base);
   }
 
+  /** The store whose caches this one shares: the base of a scratch store, else the store itself. */
+  get cacheOwner(): TrieNodeStore {
+    return this.base ?? this;
+  }
+
   async get(key: string): Promise<TrieValue | undefined> {
     const fresh = this.pending.get(key) ?? this.staged.get(key);
     if (fresh !== undefined) return fresh;

@@ -150,6 +150,38 @@ t.test('every node a root references is stored: each trie reads the other\'s', a
   t.notOk(await ours.checkRoot(keccak256(Uint8Array.of(1))));
 });
 
+t.test('scratch stores share their base store\'s decoded nodes; their writes stay their own', async (t) => {
+  const rnd = random(5);
+  const base = await store(t, 'base');
+  const library = await libraryTrie(base); // content written without our decoded cache
+  const entries = Array.from({ length: 200 }, () => [rnd.bytes(20), rnd.bytes(1 + rnd.int(40))] as const);
+  for (const [k, v] of entries) await library.put(k, v);
+  const root = library.root();
+  let reads = 0;
+  const read = base.get.bind(base);
+  base.get = (key) => (reads++, read(key));
+  const readAll = async (trie: AccountTrie) => {
+    let wrong = 0;
+    for (const [k, v] of entries) if (hex(await trie.get(k)) !== hex(v)) wrong++;
+    return wrong;
+  };
+
+  t.equal(await readAll(new AccountTrie(TrieNodeStore.scratchOver(base), root)), 0, 'a first scratch store reads every key');
+  const first = reads;
+  t.ok(first > 200, `it read the nodes from the base store (${first} reads)`);
+  t.equal(await readAll(new AccountTrie(TrieNodeStore.scratchOver(base), root)), 0, 'a second scratch store reads every key');
+  t.equal(reads, first, 'without reading a node again: the decoded nodes are shared');
+  t.equal(await readAll(new AccountTrie(base, root)), 0);
+  t.equal(reads, first, 'the base store\'s own tries share them too');
+
+  const scratch = TrieNodeStore.scratchOver(base);
+  const writer = new AccountTrie(scratch, root);
+  await writer.put(rnd.bytes(20), Uint8Array.of(7));
+  const written = writer.root();
+  t.ok(await scratch.get(bytesToHex(written).slice(2)), 'the new root node is in the scratch store');
+  t.equal(await read(bytesToHex(written).slice(2)), undefined, 'and not in its base');
+});
+
 t.test('empty trie, one key, and deleting down to empty', async (t) => {
   const ours = new AccountTrie(await store(t, 'ours'));
   const theirs = await libraryTrie(await store(t, 'theirs'));
