@@ -23,6 +23,8 @@ export class SealThread {
   private running: Promise<ChannelResult | undefined> | undefined;
   /** resolves when the thread has exited (or failed): a search in flight must not wait forever */
   private exited: Promise<void> | undefined;
+  /** wakes the search in flight if the thread exits (one search at a time, so one callback) */
+  private wakeOnExit: (() => void) | undefined;
 
   constructor(private readonly file = workerModule('sealSearch')) {}
 
@@ -42,6 +44,7 @@ export class SealThread {
     }).then(() => {
       this.failed = true;
       this.online = false;
+      this.wakeOnExit?.();
     });
     this.worker = worker;
   }
@@ -69,7 +72,16 @@ export class SealThread {
 
   private async collect(): Promise<ChannelResult | undefined> {
     const wait = waitAsync(this.words, STATE, TASK);
-    if (wait.async) await Promise.race([wait.value, this.exited]);
+    if (wait.async) {
+      // Not a race with `exited`: every race leaves a reaction on that promise, which stays
+      // pending while the thread lives, so each sealed block kept ~250 bytes for good.
+      const died = new Promise<void>((resolve) => (this.wakeOnExit = resolve));
+      try {
+        await Promise.race([wait.value, died]);
+      } finally {
+        this.wakeOnExit = undefined;
+      }
+    }
     if (Atomics.load(this.words, STATE) !== DONE) return undefined; // the thread died
     const result = readResult(this.channel);
     Atomics.store(this.words, STATE, IDLE);
