@@ -22,11 +22,15 @@ RUN npm run build
 RUN npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
-# MALLOC_ARENA_MAX=2: glibc's malloc serves every thread from two arenas instead of one per thread
-# (README "Resident memory"); it only works when set before the process starts.
+# Memory settings that only work when set before the process starts (README "Resident memory"):
+# MALLOC_ARENA_MAX=2, glibc's malloc serves every thread from two arenas instead of one per thread;
+# --max-semi-space-size=8, V8's young generation 2 x 8 MiB instead of up to 2 x 16 (a long-running
+# node trades ~30 ms of start-up, Node's built-in code cache refused under a changed flag, for
+# ~16 MiB less resident memory; npm start keeps the default).
 ENV NODE_ENV=production \
     MCNODE_RPCVHOSTS=localhost \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=2 \
+    NODE_OPTIONS=--max-semi-space-size=8
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

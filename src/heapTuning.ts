@@ -15,6 +15,13 @@ import { v8 } from './lazyBuiltins.js';
  */
 export const LAUNCH_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
+/**
+ * The Docker image's NODE_OPTIONS: V8's young generation 2 x 8 MiB instead of up to 2 x 16 MiB,
+ * ~16 MiB less resident under load, for a long-running node that can pay the start-up cost.
+ * (2 x 4 MiB saved 8 MiB more but made reads of large replies ~20% dearer in CPU.)
+ */
+export const LONG_RUNNING_NODE_OPTIONS = '--max-semi-space-size=8';
+
 /** The old generation may grow to this much above the live data before the next full collection. */
 export const HEAP_GROWING_PERCENT = 50;
 
