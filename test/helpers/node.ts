@@ -39,14 +39,20 @@ export interface TestNode {
 let nextId = 1;
 let ipcCounter = 0;
 
-/** The LAUNCH_ENV variables (src/heapTuning.ts) in a running process's environment, read from /proc. */
-export function launchEnvOf(pid: number): Record<string, string> {
+/** A running process's environment, read from /proc. */
+export function environmentOf(pid: number): Record<string, string> {
   const env: Record<string, string> = {};
   for (const entry of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
-    const name = entry.slice(0, entry.indexOf('='));
-    if (name in LAUNCH_ENV) env[name] = entry.slice(name.length + 1);
+    const eq = entry.indexOf('=');
+    if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
   }
   return env;
+}
+
+/** The LAUNCH_ENV variables (src/heapTuning.ts) in a running process's environment. */
+export function launchEnvOf(pid: number): Record<string, string> {
+  const env = environmentOf(pid);
+  return Object.fromEntries(Object.keys(LAUNCH_ENV).filter((name) => name in env).map((name) => [name, env[name]]));
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RpcReply> {

@@ -17,7 +17,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, launchEnvOf, waitFor } from '../helpers/node.js';
+import { ROOT, environmentOf, launchEnvOf, waitFor } from '../helpers/node.js';
 import { LAUNCH_ENV, LONG_RUNNING_NODE_OPTIONS } from '../../src/heapTuning.js';
 
 interface Instruction {
@@ -234,7 +234,7 @@ t.test('the Dockerfile builds and runs, step by step', async (t) => {
   t.ok(existsSync(path.join(image.root, 'data/chaindata')), 'the chain lives in the /data volume');
   t.same(launchEnvOf(proc.pid!), LAUNCH_ENV, 'the node (PID 1 in the image) runs with MALLOC_ARENA_MAX (ENV)');
   t.equal(image.env.NODE_OPTIONS, LONG_RUNNING_NODE_OPTIONS, 'and V8\'s young generation capped (NODE_OPTIONS)');
-  const nodeOptions = readFileSync(`/proc/${proc.pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith('NODE_OPTIONS='));
+  const nodeOptions = environmentOf(proc.pid!).NODE_OPTIONS;
   t.ok(nodeOptions?.includes(LONG_RUNNING_NODE_OPTIONS), `the node got it (${nodeOptions}; tap adds its own)`);
 
   const health = image.healthcheck!;

@@ -11,20 +11,19 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, postJson } from '../helpers/node.js';
+import { ROOT, environmentOf, postJson } from '../helpers/node.js';
 
 const STARTS_WITHIN_MS = 300_000; // the first start compiles (~10-60 s on a loaded machine)
 const CA_FILE = '/etc/ssl/certs/ca-certificates.crt';
 
 /** The environment of the last process under `pid` (npm → sh → node), from /proc. */
-function deepestEnviron(pid: number): Map<string, string> {
+function deepestEnviron(pid: number): Record<string, string> {
   for (;;) {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
     if (!children) break;
     pid = Number(children.split(' ')[0]);
   }
-  const pairs = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-  return new Map(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+  return environmentOf(pid);
 }
 
 function cloneOfTree(): string {
@@ -86,7 +85,7 @@ t.test('npm install && npm start on a fresh clone, then a second start', async (
   t.teardown(first.stop);
   t.equal((await postJson(first.url, { jsonrpc: '2.0', id: 1, method: 'net_listening', params: [] })).result, true);
   t.equal((await postJson(first.url, { jsonrpc: '2.0', id: 2, method: 'mc_blockNumber', params: [] })).result, '0x0');
-  if (existsSync(CA_FILE)) t.equal(deepestEnviron(first.pid).get('NODE_EXTRA_CA_CERTS'), '', 'the node runs without extra CA certificates');
+  if (existsSync(CA_FILE)) t.equal(deepestEnviron(first.pid).NODE_EXTRA_CA_CERTS, '', 'the node runs without extra CA certificates');
   await first.stop();
   const stamp = statSync(path.join(clone, 'dist/.build-stamp')).mtimeMs;
   const cacheFile = path.join(clone, 'dist/bundle/mcnode.cjs.cache');
