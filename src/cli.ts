@@ -13,7 +13,7 @@ import { McNode, VERSION } from './node.js';
 import { accountCommand } from './accounts/accountCommand.js';
 import { clientVersion } from './version.js';
 import { exportCommand, fixtureCommand, importCommand } from './chainCommands.js';
-import { tuneHeapGrowth } from './heapTuning.js';
+import { capYoungGeneration, tuneHeapGrowth } from './heapTuning.js';
 import { announceStarted } from './codeCache.js';
 
 function banner(node: McNode): string {
@@ -45,11 +45,12 @@ async function run(inv: Invocation): Promise<void> {
   const node = await McNode.start(inv.config);
   process.stdout.write(banner(node));
   // V8 refuses code caches made under other flags, Node's own for its built-in modules as well as
-  // the bundle's: the heap flag is set once start-up has loaded what it needs and the bundle's
+  // the bundle's: the heap flags are set once start-up has loaded what it needs and the bundle's
   // cache (when it was not used) is written.
   setImmediate(() => {
     announceStarted();
     tuneHeapGrowth();
+    capYoungGeneration();
   });
   let stopping = false;
   const shutdown = async (signal: string) => {

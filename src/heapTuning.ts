@@ -3,35 +3,62 @@
 // traffic with ~50 MB live that kept 200+ MB of heap resident (README "Tests and benchmarks",
 // memory rows). A 1.5x step keeps the heap near the live data for a few more collections.
 
-import { v8 } from './lazyBuiltins.js';
+import { perfHooks, v8 } from './lazyBuiltins.js';
 
 /**
  * Environment that only works when set before Node starts: `npm start` and the Docker image set
  * it, and the tools and benchmarks that start node processes themselves add it (README "Resident
  * memory"); a value the caller set wins. glibc's malloc otherwise gives each thread that allocates
- * its own arena (LevelDB's, libuv's and V8's threads: ~15-20 MB more resident under traffic).
- * V8's young generation is left at its default (up to 2 x 16 MiB): capping it takes a node flag,
- * and any such flag makes V8 reject Node's built-in code cache (+30-40 ms of CPU at every start).
+ * its own arena (LevelDB's, libuv's and V8's threads: ~15-20 MB more resident under traffic), and
+ * after a large block is freed it raises its mmap threshold to that block's size (up to 32 MiB), so
+ * later large blocks come from the heap, whose freed middle it never returns: a fixed threshold
+ * (glibc's initial 128 KiB) keeps large blocks in mappings of their own, returned when freed.
  */
-export const LAUNCH_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
-
-/**
- * The Docker image's NODE_OPTIONS: V8's young generation 2 x 8 MiB instead of up to 2 x 16 MiB,
- * ~16 MiB less resident under load, for a long-running node that can pay the start-up cost.
- * (2 x 4 MiB saved 8 MiB more but made reads of large replies ~20% dearer in CPU.)
- */
-export const LONG_RUNNING_NODE_OPTIONS = '--max-semi-space-size=8';
+export const LAUNCH_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** The old generation may grow to this much above the live data before the next full collection. */
 export const HEAP_GROWING_PERCENT = 50;
+
+/** Each of the young generation's two semi-spaces is held at or below this (V8's default: 16 MiB). */
+export const SEMI_SPACE_CAP_BYTES = 8 * 2 ** 20;
+
+const chose = (pattern: RegExp, execArgv: readonly string[], nodeOptions: string): boolean =>
+  [...execArgv, ...nodeOptions.split(/\s+/)].some((a) => pattern.test(a));
 
 /**
  * Sets V8's heap growing step for this process unless the user chose one (node flag or
  * NODE_OPTIONS). V8 reads this flag at each collection, so setting it after start-up works.
  */
 export function tuneHeapGrowth(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
-  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((a) => /^--heap[-_]growing[-_]percent/.test(a));
-  if (chosen) return false;
+  if (chose(/^--heap[-_]growing[-_]percent/, execArgv, nodeOptions)) return false;
   v8().setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  return true;
+}
+
+/** Bytes of V8's young generation in use now: both semi-spaces, when committed. */
+export function youngGenerationBytes(): number {
+  return v8().getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+}
+
+/**
+ * Holds V8's young generation at 2 x SEMI_SPACE_CAP_BYTES, unless the user sized it (node flag or
+ * NODE_OPTIONS). V8 fixes the young generation's maximum when it creates the heap, and a node flag
+ * that lowers it costs every start ~30-40 ms (V8 then refuses Node's built-in code cache). What V8
+ * reads at each growth is the growth factor: after every collection the factor is set so that the
+ * next growth lands at or below the cap (1 once there). It is set every time, not only when it
+ * changes: V8 raises a factor below 2 back to 2 whenever it creates a heap (each worker thread).
+ * The semi-spaces still shrink when V8 sees little allocation and grow again up to the cap. A
+ * growth past the cap would need one in the collection right after a worker starts; it leaves the
+ * young generation at V8's own maximum. Setting the flag costs ~5 us a collection.
+ */
+export function capYoungGeneration(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
+  if (chose(/^--(max|min)[-_]semi[-_]space[-_]size|^--semi[-_]space[-_]growth[-_]factor/, execArgv, nodeOptions)) return false;
+  const steer = (): void => {
+    const semiSpace = Math.max(youngGenerationBytes() / 2, 2 ** 19);
+    const factor = Math.max(1, Math.floor(SEMI_SPACE_CAP_BYTES / semiSpace));
+    v8().setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+  };
+  steer();
+  new (perfHooks().PerformanceObserver)(steer).observe({ entryTypes: ['gc'] });
   return true;
 }

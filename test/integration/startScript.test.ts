@@ -88,10 +88,10 @@ async function servesAndMines(t: Test, entry: string) {
 
 t.test('npm start (package.json\'s script, run by sh) serves requests and mines a transaction', (t) => servesAndMines(t, 'npm start'));
 
-t.test('npm start keeps a MALLOC_ARENA_MAX the user set', async (t) => {
-  const node = await startVia('npm start', t.testdir(), { ...plainEnv, MALLOC_ARENA_MAX: '4' });
+t.test('npm start keeps the malloc settings the user set', async (t) => {
+  const node = await startVia('npm start', t.testdir(), { ...plainEnv, MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144' });
   t.teardown(() => node.stop());
-  t.same(launchEnvOf(node.pid()), { MALLOC_ARENA_MAX: '4' });
+  t.same(launchEnvOf(node.pid()), { MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144' });
   t.equal(await node.rpc('net_listening'), true);
   t.equal(await node.stop(), 0);
 });
