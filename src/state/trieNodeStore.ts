@@ -18,11 +18,11 @@ const toBytes = (value: TrieValue): Uint8Array => (typeof value === 'string' ? h
 /**
  * Bytes of trie nodes a store keeps hot by default; most entries are the newest blocks' nodes.
  * Counted by bytes, not nodes: a node is 40 to 532 bytes and its objects cost more than that.
- * 8 MiB (about 20,000 nodes): 12 MiB held ~6 MiB more resident under the soak's traffic for no
- * throughput in the soak or the bench; random reads of old state pay 3-8% more CPU (README
- * "Resident memory").
+ * 6 MiB (about 15,000 nodes): 12 MiB held ~6 MiB more resident under the soak's traffic for no
+ * throughput in the soak or the bench, 8 MiB ~4 MiB more; random reads of old state pay 3-8% more
+ * CPU from 12 to 8 MiB, nothing measurable from 8 to 6 (README "Resident memory").
  */
-export const DEFAULT_TRIE_CACHE_BYTES = 8 * 2 ** 20;
+export const DEFAULT_TRIE_CACHE_BYTES = 6 * 2 ** 20;
 
 /**
  * What one cached node holds beyond its key characters and value bytes (measured in heap
