@@ -35,9 +35,22 @@ export function tuneHeapGrowth(execArgv = process.execArgv, nodeOptions = proces
   return true;
 }
 
+const newSpace = () => v8().getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+
 /** Bytes of V8's young generation in use now: both semi-spaces, when committed. */
 export function youngGenerationBytes(): number {
-  return v8().getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+  return newSpace()?.space_size ?? 0;
+}
+
+/**
+ * Capacity of one semi-space. Half the committed young generation, except before the first
+ * scavenge (or after V8 released the idle one), when only one semi-space is committed; its usable
+ * bytes (used + available, ~98% of its capacity) say it then.
+ */
+function semiSpaceBytes(): number {
+  const space = newSpace();
+  if (space === undefined) return SEMI_SPACE_CAP_BYTES;
+  return Math.max(space.space_size / 2, space.space_used_size + space.space_available_size);
 }
 
 /**
@@ -46,19 +59,22 @@ export function youngGenerationBytes(): number {
  * that lowers it costs every start ~30-40 ms (V8 then refuses Node's built-in code cache). What V8
  * reads at each growth is the growth factor: after every collection the factor is set so that the
  * next growth lands at or below the cap (1 once there). It is set every time, not only when it
- * changes: V8 raises a factor below 2 back to 2 whenever it creates a heap (each worker thread).
- * The semi-spaces still shrink when V8 sees little allocation and grow again up to the cap. A
- * growth past the cap would need one in the collection right after a worker starts; it leaves the
- * young generation at V8's own maximum. Setting the flag costs ~5 us a collection.
+ * changes: V8 raises a factor below 2 back to 2 whenever it creates a heap (each worker thread),
+ * so it is also set when a worker comes online. The semi-spaces still shrink when V8 sees little
+ * allocation and grow again up to the cap. A growth past the cap would need one in a collection
+ * between a worker's heap being made and the worker coming online; it leaves the young generation
+ * at V8's own maximum until V8 next shrinks it. Setting the flag costs ~5 us a collection.
  */
 export function capYoungGeneration(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
   if (chose(/^--(max|min)[-_]semi[-_]space[-_]size|^--semi[-_]space[-_]growth[-_]factor/, execArgv, nodeOptions)) return false;
   const steer = (): void => {
-    const semiSpace = Math.max(youngGenerationBytes() / 2, 2 ** 19);
+    const semiSpace = Math.max(semiSpaceBytes(), 2 ** 19);
     const factor = Math.max(1, Math.floor(SEMI_SPACE_CAP_BYTES / semiSpace));
     v8().setFlagsFromString(`--semi-space-growth-factor=${factor}`);
   };
   steer();
   new (perfHooks().PerformanceObserver)(steer).observe({ entryTypes: ['gc'] });
+  // A worker's heap exists once it runs: set the factor again before the next collection can grow.
+  process.on('worker', (worker) => worker.once('online', steer));
   return true;
 }

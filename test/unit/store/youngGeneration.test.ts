@@ -14,7 +14,8 @@ const HEAP_TUNING = pathToFileURL(path.join(ROOT, 'dist/src/heapTuning.js')).hre
 
 // Objects that survive a while and die (a rolling cache of 200,000 entries): V8 grows the young
 // generation under this. Prints the largest young generation seen. A worker thread starts
-// mid-way: V8 resets a growth factor below 2 whenever it creates a heap.
+// mid-way: V8 resets a growth factor below 2 whenever it creates a heap (the steering sets it
+// again when the worker comes online and after every collection).
 function churn(steered: boolean): number {
   const script = `
     import { Worker } from 'node:worker_threads';
@@ -27,12 +28,23 @@ function churn(steered: boolean): number {
       if (keep.size > 200_000) keep.delete(i - 200_000);
       if (i % 2000 === 0) {
         largest = Math.max(largest, youngGenerationBytes());
-        if (i === 1_000_000) await new Promise((done) => new Worker('0', { eval: true }).on('exit', done));
+        if (i === 1_000_000) {
+          // Quiet first (the cache dropped, short-lived garbage only), so that no collection is due
+          // while the worker's heap is made, then a worker thread, then the churn again.
+          keep.clear();
+          for (let round = 0; round < 64; round++) {
+            for (let k = 0; k < 20_000; k++) [k, k + 1];
+            await new Promise((next) => setImmediate(next));
+          }
+          await new Promise((done) => new Worker('0', { eval: true }).on('exit', done));
+        }
         await new Promise((next) => setImmediate(next));
       }
     }
     process.stdout.write(String(largest));`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } });
+  // Through env(1) without NODE_OPTIONS: the test runner puts its own module hooks there, and in
+  // Node 20 hooks run on a thread of their own, a heap V8 makes without a 'worker' event.
+  const run = spawnSync('env', ['-u', 'NODE_OPTIONS', process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
   if (run.status !== 0) throw new Error(`churn failed: ${run.stderr}`);
   return Number(run.stdout);
 }
