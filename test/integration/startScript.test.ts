@@ -70,7 +70,7 @@ async function servesAndMines(t: Test, entry: string) {
   t.teardown(() => node.stop());
   if (entry === 'npm start') {
     const pid = node.pid();
-    t.same(launchEnvOf(pid), LAUNCH_ENV, 'Node runs with MALLOC_ARENA_MAX=2');
+    t.same(launchEnvOf(pid), LAUNCH_ENV, 'Node runs with the malloc settings (MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_)');
     const caVar = environmentOf(pid).NODE_EXTRA_CA_CERTS;
     t.ok(!caVar, 'and without an extra CA bundle to load (the node makes no TLS connections)');
   }

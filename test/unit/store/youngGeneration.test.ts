@@ -33,7 +33,8 @@ function churn(steered: boolean): number {
           // while the worker's heap is made, then a worker thread, then the churn again.
           keep.clear();
           for (let round = 0; round < 64; round++) {
-            for (let k = 0; k < 20_000; k++) [k, k + 1];
+            const garbage = [];
+            for (let k = 0; k < 20_000; k++) garbage.push({ k });
             await new Promise((next) => setImmediate(next));
           }
           await new Promise((done) => new Worker('0', { eval: true }).on('exit', done));
