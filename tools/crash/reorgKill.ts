@@ -104,8 +104,10 @@ export async function midReorg(ctx: KillContext): Promise<KillOutcome> {
     () => (done = true),
     () => undefined,
   );
-  // Half the kills aim at a random moment early in the import (side blocks, the switch), half
-  // wait until the head is on the rival branch and kill while the blocks after it are imported.
+  // Half the kills aim at a random moment early in the import (side blocks, the switch): within
+  // 1 ms per rival block, as an import now takes about that (5 ms per block let whole imports
+  // finish first). Half wait until the head is on the rival branch and kill while the blocks
+  // after it are imported.
   const afterSwitch = ctx.random.chance(0.5);
   if (afterSwitch) {
     const rivalHashes = new Set(plan.rival.values());
@@ -115,7 +117,7 @@ export async function midReorg(ctx: KillContext): Promise<KillOutcome> {
       if (head && rivalHashes.has(head.hash)) break;
     }
   } else {
-    await sleep(ctx.random.range(0, 5 * plan.rival.size));
+    await sleep(ctx.random.range(0, plan.rival.size));
   }
   ctx.node.proc.kill('SIGKILL');
   await importing;

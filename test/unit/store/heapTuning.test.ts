@@ -23,5 +23,7 @@ t.test('otherwise the heap stays near its live data under churn', async (t) => {
     peak = Math.max(peak, v8.getHeapStatistics().total_heap_size);
   }
   t.equal(live.length, 40);
-  t.ok(peak < 190 * 2 ** 20, `peak heap ${(peak / 2 ** 20).toFixed(0)} MB under 190 MB`);
+  // On a quiet machine it peaks near 145 MB; with both cores busy (the full suite in parallel)
+  // V8's marking threads lag the churn and it reached 188 and 210 MB. Still well apart from ~260.
+  t.ok(peak < 230 * 2 ** 20, `peak heap ${(peak / 2 ** 20).toFixed(0)} MB under 230 MB`);
 });
