@@ -62,11 +62,9 @@ export function runBundle(file: string, cacheFile = `${file}.cache`): BundleRun 
   const cache = readCache(cacheFile, sourceHash);
   // The build emits ASCII (esbuild's charset option): a one-byte string, copied without decoding.
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
-  const script = new vm.Script(source, {
-    filename: file,
-    cachedData: cache.data,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  // No dynamic-import callback: V8 drops it for a script deserialised from a cache, so the build
+  // leaves no import() in the bundle (tools/build.mjs), and a start with or without a cache loads alike.
+  const script = new vm.Script(source, { filename: file, cachedData: cache.data });
   const state: CacheState = cache.data && script.cachedDataRejected ? 'rejected' : cache.state;
   const save = (): boolean => {
     const payload = script.createCachedData();

@@ -105,6 +105,9 @@ export async function bundle() {
       charset: 'ascii', // read back as a one-byte string, no UTF-8 decoding
       // The ES modules' import.meta.url: this file's URL.
       define: { 'import.meta.url': '__mcnodeBundleUrl' },
+      // A script compiled from a V8 code cache has no dynamic-import callback (Node drops it when
+      // the cache is used), so no import() may stay in the bundle: externals load by require().
+      supported: { 'dynamic-import': false },
       plugins: [nativeBindingBeside],
     });
     // One function expression, the CommonJS wrapper written out (src/codeCache.ts compiles the
@@ -112,6 +115,7 @@ export async function bundle() {
     const file = path.join(BUNDLE_DIR, 'mcnode.cjs');
     // charset 'ascii' escapes strings and names; what non-ASCII is left sits in kept comments.
     const code = readFileSync(file, 'utf8').replace(/^#!.*/, '').replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+    if (/\bimport\(/.test(code)) throw new Error('an import() is left in the bundle: it fails when the code cache is used');
     writeFileSync(file, "(function (exports, require, module, __filename, __dirname) { 'use strict'; " +
       `var __mcnodeBundleUrl = require('node:url').pathToFileURL(__filename).href;${code}\n})`);
     await esbuild.build({
