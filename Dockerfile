@@ -45,4 +45,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # The node is PID 1 and handles SIGTERM itself: it finishes the block being written, closes the
 # database and exits 0. Exec form, so the signal reaches node and not a shell.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/cli.js", "--datadir", "/data", "--rpcaddr", "0.0.0.0", "--scsrpcaddr", "0.0.0.0"]
+CMD ["node", "dist/src/cmd/cli.js", "--datadir", "/data", "--rpcaddr", "0.0.0.0", "--scsrpcaddr", "0.0.0.0"]

@@ -14,8 +14,8 @@ import { nextGasLimit } from '../execution/gas.js';
 import type { Blockchain } from '../blockchain/blockchain.js';
 import type { TxPool } from '../txpool/txPool.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
-import type { BlockBuilder, BuiltBlock } from './blockBuilder.js';
-import type { CommitHook } from './blockParticipants.js';
+import type { BlockProcessor, BuiltBlock } from '../execution/blockProcessor.js';
+import type { CommitHook } from '../execution/blockParticipants.js';
 import type { BatchOp } from '../store/database.js';
 import type { SignedTx } from '../chain/types.js';
 import { setterTx, type DevSetter } from '../chain/systemTx.js';
@@ -79,7 +79,7 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   constructor(
     private readonly chain: Blockchain,
     private readonly pool: TxPool,
-    private readonly builder: BlockBuilder,
+    private readonly builder: BlockProcessor,
     private readonly nodes: TrieNodeStore,
     private readonly seal: SealFunction,
     private readonly opts: MinerOptions,

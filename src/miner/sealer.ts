@@ -9,7 +9,7 @@ import type { Piscina } from 'piscina';
 import { keccakPow, type PowEngine, type SearchContext } from '../consensus/powEngine.js';
 import { searchStep } from '../consensus/powSearchStep.js';
 import type { PowSearchResult, PowSearchTask } from '../../workers/powSearch.js';
-import { workerModule } from '../workerModule.js';
+import { workerModule } from '../runtime/workerModule.js';
 import { SealThread } from './sealThread.js';
 
 export interface SealerOptions {

@@ -9,7 +9,7 @@
 
 import type { Block, Receipt } from '../chain/types.js';
 import { equalBytes } from '../encoding/bytes.js';
-import type { BalanceMove } from '../miner/blockParticipants.js';
+import type { BalanceMove } from '../execution/blockParticipants.js';
 import { isDeposit } from '../execution/systemTxs.js';
 import type { ExchangeRecord } from './store.js';
 

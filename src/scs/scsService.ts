@@ -13,7 +13,7 @@ import { alreadyExists, ConfigError, limitExceeded, txRejected } from '../errors
 import { bigintToBytes, equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Logger } from '../log.js';
-import type { BalanceMove, BlockParticipant, CommitHook } from '../miner/blockParticipants.js';
+import type { BalanceMove, BlockParticipant, CommitHook } from '../execution/blockParticipants.js';
 import type { Database } from '../store/database.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
 import { WorldState } from '../state/worldState.js';

@@ -1,4 +1,4 @@
-// Spawns a real mcnode process (the compiled dist/src/cli.js) on a temp datadir and talks to it
+// Spawns a real mcnode process (the compiled dist/src/cmd/cli.js) on a temp datadir and talks to it
 // over HTTP and IPC, as users do. `npm test` builds dist/ before tap runs.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,10 +7,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LAUNCH_ENV } from '../../src/heapTuning.js';
+import { LAUNCH_ENV } from '../../src/runtime/heapTuning.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = path.join(ROOT, 'dist/src/cli.js');
+export const CLI = path.join(ROOT, 'dist/src/cmd/cli.js');
 
 export interface RpcReply {
   jsonrpc: string;

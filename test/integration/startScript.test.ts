@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LAUNCH_ENV } from '../../src/heapTuning.js';
+import { LAUNCH_ENV } from '../../src/runtime/heapTuning.js';
 import { ROOT, environmentOf, launchEnvOf, postJson, waitFor } from '../helpers/node.js';
 
 const START = path.join(ROOT, 'tools/start.mjs');

@@ -8,7 +8,7 @@ import { defaultConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { createLogger } from '../../src/log.js';
 import { Database } from '../../src/store/database.js';
-import { openChainCore, devAccounts, difficultyRule, type ChainCore } from '../../src/chainCore.js';
+import { openChainCore, devAccounts, difficultyRule, type ChainCore } from '../../src/node/chainCore.js';
 import { TxPool } from '../../src/txpool/txPool.js';
 import { Miner, type Seal } from '../../src/miner/miner.js';
 import { TrieNodeStore } from '../../src/state/trieNodeStore.js';

@@ -9,13 +9,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { workerThreads } from '../../lazyBuiltins.js';
+import { workerThreads } from '../../runtime/lazyBuiltins.js';
 import { bytesToHex } from '../../encoding/hex.js';
-import { createProgress } from '../../progress.js';
+import { createProgress } from '../../runtime/progress.js';
 import { HASH_BYTES, datasetSize, epochSeed } from './params.js';
 import type { CacheLog } from './ethashCaches.js';
 import type { EthashDatasetJob, EthashDatasetMessage } from '../../../workers/ethashDataset.js';
-import { workerModule } from '../../workerModule.js';
+import { workerModule } from '../../runtime/workerModule.js';
 
 export interface EthashDatasetsOptions {
   /** where the dataset file lives (created if missing) */

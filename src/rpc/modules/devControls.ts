@@ -2,9 +2,9 @@
 // helpers and viem's test client in either mode work. Served only on chains whose genesis has
 // `config.devControls: true` (README "Developer controls").
 
-import type { DevMining } from '../../miner/devMining.js';
-import type { DevSnapshots } from '../../miner/devSnapshots.js';
-import type { DevState } from '../../miner/devState.js';
+import type { DevMining } from '../../devControls/devMining.js';
+import type { DevSnapshots } from '../../devControls/devSnapshots.js';
+import type { DevState } from '../../devControls/devState.js';
 import { bytesToBigint } from '../../encoding/bytes.js';
 import { bytesToHex, encodeQuantity } from '../../encoding/hex.js';
 import { invalidParams, invalidTransaction, wrongState } from '../../errors.js';

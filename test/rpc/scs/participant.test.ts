@@ -9,7 +9,7 @@ import { Database } from '../../../src/store/database.js';
 import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import { WorldState } from '../../../src/state/worldState.js';
 import { ScsService } from '../../../src/scs/scsService.js';
-import { BlockParticipants } from '../../../src/miner/blockParticipants.js';
+import { BlockParticipants } from '../../../src/execution/blockParticipants.js';
 import { payWhatCovers, recordDeposit } from '../../../src/execution/systemTxs.js';
 import { EMPTY_TRIE_ROOT, EMPTY_UNCLES_HASH, blockFromParts } from '../../../src/chain/block.js';
 import { contractAddress, signTransaction } from '../../../src/chain/transaction.js';

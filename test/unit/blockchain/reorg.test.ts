@@ -10,7 +10,7 @@ import { Blockchain } from '../../../src/blockchain/blockchain.js';
 import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
-import { InvalidBlock } from '../../../src/chainFile/verifyBlock.js';
+import { InvalidBlock } from '../../../src/importer/verifyBlock.js';
 import { UnknownParent } from '../../../src/importer/blockImporter.js';
 import { blockFromParts } from '../../../src/chain/block.js';
 import type { Block } from '../../../src/chain/types.js';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import path from 'node:path';
 import { parseGenesis, loadInvocation } from '../../../src/config/load.js';
-import { chainPow } from '../../../src/chainCore.js';
+import { chainPow } from '../../../src/node/chainCore.js';
 
 const hex = (b: Uint8Array | undefined) => (b === undefined ? undefined : '0x' + Buffer.from(b).toString('hex'));
 const A = 'ab'.repeat(20);

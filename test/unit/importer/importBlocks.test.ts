@@ -9,7 +9,7 @@ import { encodeBlock, encodeBlockFromRaw, encodeHeader } from '../../../src/chai
 import type { Block } from '../../../src/chain/types.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
 import { MAX_IMPORT_GROUP, type ReceivedBlock } from '../../../src/importer/blockImporter.js';
-import { InvalidBlock } from '../../../src/chainFile/verifyBlock.js';
+import { InvalidBlock } from '../../../src/importer/verifyBlock.js';
 
 async function openRig(t: Test, dir: string): Promise<Rig> {
   const rig = await open(dir);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { defaultConfig } from '../../../src/config/load.js';
 import { createLogger } from '../../../src/log.js';
 import { Database } from '../../../src/store/database.js';
-import { openChainCore, difficultyRule } from '../../../src/chainCore.js';
+import { openChainCore, difficultyRule } from '../../../src/node/chainCore.js';
 import { TxPool } from '../../../src/txpool/txPool.js';
 import { Miner, type Seal } from '../../../src/miner/miner.js';
 import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';

@@ -3,19 +3,19 @@
 // at start-up, addresses recorded for the banner, stopped together.
 
 import path from 'node:path';
-import type { Config } from './config/schema.js';
-import { checkIpcPath } from './config/load.js';
-import { Dispatcher } from './rpc/dispatch.js';
-import { HttpRpcServer } from './rpc/http.js';
-import type { HttpEndpoint } from './rpc/httpEndpoint.js';
-import { IpcRpcServer } from './rpc/ipc.js';
-import { WsRpcServer } from './rpc/ws.js';
-import { namespaceOf } from './rpc/modules/index.js';
-import { createScsServer } from './rpc/modules/scs.js';
-import type { RpcMethod } from './rpc/types.js';
-import { MetricsServer } from './metrics/metricsServer.js';
-import type { MetricsRegistry, RpcStats } from './metrics/registry.js';
-import type { ScsService } from './scs/scsService.js';
+import type { Config } from '../config/schema.js';
+import { checkIpcPath } from '../config/load.js';
+import { Dispatcher } from '../rpc/dispatch.js';
+import { HttpRpcServer } from '../rpc/http.js';
+import type { HttpEndpoint } from '../rpc/httpEndpoint.js';
+import { IpcRpcServer } from '../rpc/ipc.js';
+import { WsRpcServer } from '../rpc/ws.js';
+import { namespaceOf } from '../rpc/modules/index.js';
+import { createScsServer } from '../rpc/modules/scs.js';
+import type { RpcMethod } from '../rpc/types.js';
+import { MetricsServer } from '../metrics/metricsServer.js';
+import type { MetricsRegistry, RpcStats } from '../metrics/registry.js';
+import type { ScsService } from '../scs/scsService.js';
 
 export interface NodeEndpoints {
   http?: { host: string; port: number };

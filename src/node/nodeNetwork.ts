@@ -2,17 +2,17 @@
 // It starts after the RPC modules are built, so they hold this object and ask it for the network
 // at call time; before start, or with networking off, it answers "no network".
 
-import type { Config } from './config/schema.js';
-import { ConfigError } from './errors.js';
-import type { Logger } from './log.js';
-import type { Blockchain } from './blockchain/blockchain.js';
-import type { TxPool } from './txpool/txPool.js';
-import type { SignedTx } from './chain/types.js';
-import { Network, readStaticNodes } from './p2p/network.js';
-import { parseEnode, type Enode } from './admin/enode.js';
-import { SyncService } from './sync/syncService.js';
-import type { BlockImport } from './sync/types.js';
-import { clientVersion } from './version.js';
+import type { Config } from '../config/schema.js';
+import { ConfigError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
+import type { TxPool } from '../txpool/txPool.js';
+import type { SignedTx } from '../chain/types.js';
+import { Network, readStaticNodes } from '../p2p/network.js';
+import { parseEnode, type Enode } from '../admin/enode.js';
+import { SyncService } from '../sync/syncService.js';
+import type { BlockImport } from '../sync/types.js';
+import { clientVersion } from '../version.js';
 
 export interface NodeNetworkDeps {
   config: Config;

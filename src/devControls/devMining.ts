@@ -5,7 +5,7 @@
 import type { Block } from '../chain/types.js';
 import { aborted, invalidParams, outOfRange } from '../errors.js';
 import type { Blockchain } from '../blockchain/blockchain.js';
-import type { Miner, MiningMode } from './miner.js';
+import type { Miner, MiningMode } from '../miner/miner.js';
 import type { DevClock } from './devClock.js';
 
 /** The most blocks one anvil_mine / hardhat_mine call may seal. */

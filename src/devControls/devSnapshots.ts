@@ -10,7 +10,7 @@ import type { Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
 import type { TxPool } from '../txpool/txPool.js';
 import { decodeClock, encodeClock, type DevClock } from './devClock.js';
-import type { MiningMode } from './miner.js';
+import type { MiningMode } from '../miner/miner.js';
 import { wrongState } from '../errors.js';
 
 /** What reverting needs from the chain. */

@@ -4,24 +4,24 @@
 
 import { availableParallelism } from 'node:os';
 import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
-import type { Config } from './config/schema.js';
-import { ConfigError } from './errors.js';
-import { bytesToHex } from './encoding/hex.js';
-import { keccak256 } from './encoding/bytes.js';
-import type { Database } from './store/database.js';
-import { TrieNodeStore } from './state/trieNodeStore.js';
-import { WorldState } from './state/worldState.js';
-import { Blockchain } from './blockchain/blockchain.js';
-import { buildGenesis, type GenesisSpec } from './blockchain/genesis.js';
-import { BlockBuilder } from './miner/blockBuilder.js';
-import type { DifficultyRule } from './consensus/difficulty.js';
-import { chainRulesOps, readChainRules, type DatadirRules } from './blockchain/chainRules.js';
-import { deriveDevAccounts, privateKeyToAddress, type DevAccountKey } from './accounts/keys.js';
-import type { Logger } from './log.js';
-import type { Genesis } from './config/schema.js';
-import type { PowEngine, PowName } from './consensus/powEngine.js';
-import { choosePow } from './consensus/powNames.js';
-import { createPowEngine } from './consensus/selectPow.js';
+import type { Config } from '../config/schema.js';
+import { ConfigError } from '../errors.js';
+import { bytesToHex } from '../encoding/hex.js';
+import { keccak256 } from '../encoding/bytes.js';
+import type { Database } from '../store/database.js';
+import { TrieNodeStore } from '../state/trieNodeStore.js';
+import { WorldState } from '../state/worldState.js';
+import { Blockchain } from '../blockchain/blockchain.js';
+import { buildGenesis, type GenesisSpec } from '../blockchain/genesis.js';
+import { BlockProcessor } from '../execution/blockProcessor.js';
+import type { DifficultyRule } from '../consensus/difficulty.js';
+import { chainRulesOps, readChainRules, type DatadirRules } from '../blockchain/chainRules.js';
+import { deriveDevAccounts, privateKeyToAddress, type DevAccountKey } from '../accounts/keys.js';
+import type { Logger } from '../log.js';
+import type { Genesis } from '../config/schema.js';
+import type { PowEngine, PowName } from '../consensus/powEngine.js';
+import { choosePow } from '../consensus/powNames.js';
+import { createPowEngine } from '../consensus/selectPow.js';
 
 export function createCommon(config: Config): Common {
   return createCustomCommon({ chainId: Number(config.chain.chainId), name: 'mcnode' }, Mainnet, {
@@ -70,7 +70,7 @@ export interface ChainCore {
   nodes: TrieNodeStore;
   world: WorldState;
   chain: Blockchain;
-  builder: BlockBuilder;
+  builder: BlockProcessor;
   /** rules fixed at genesis and stored in the datadir: dev controls, proof of work, classic transactions */
   rules: DatadirRules;
 }
@@ -108,7 +108,7 @@ export async function openChainCore(config: Config, db: Database, log: Logger, g
     dagdir: config.ethash.dagdir,
     dagWorkers: config.mining.threads > 0 ? config.mining.threads : availableParallelism(),
   });
-  return { common, nodes, world, chain, rules, builder: new BlockBuilder(world, common, chain, undefined, rules), pow };
+  return { common, nodes, world, chain, rules, builder: new BlockProcessor(world, common, chain, undefined, rules), pow };
 }
 
 /** A head without state (blocks and state are written together, so only damage does this): back to the newest block with state. */

@@ -3,18 +3,18 @@
 // configuration problems into one clear message and a non-zero exit.
 
 import { readFileSync } from 'node:fs';
-import { loadInvocation, parseGenesis, type Invocation } from './config/load.js';
-import { initChain } from './blockchain/init.js';
-import { choosePow } from './consensus/powNames.js';
-import { helpText } from './config/help.js';
-import { ConfigError } from './errors.js';
-import { bytesToHex } from './encoding/hex.js';
-import { McNode, VERSION } from './node.js';
-import { accountCommand } from './accounts/accountCommand.js';
-import { clientVersion } from './version.js';
+import { loadInvocation, parseGenesis, type Invocation } from '../config/load.js';
+import { initChain } from '../blockchain/init.js';
+import { choosePow } from '../consensus/powNames.js';
+import { helpText } from '../config/help.js';
+import { ConfigError } from '../errors.js';
+import { bytesToHex } from '../encoding/hex.js';
+import { McNode, VERSION } from '../node/node.js';
+import { accountCommand } from '../accounts/accountCommand.js';
+import { clientVersion } from '../version.js';
 import { exportCommand, fixtureCommand, importCommand } from './chainCommands.js';
-import { capYoungGeneration, tuneHeapGrowth } from './heapTuning.js';
-import { announceStarted } from './codeCache.js';
+import { capYoungGeneration, tuneHeapGrowth } from '../runtime/heapTuning.js';
+import { announceStarted } from '../runtime/codeCache.js';
 
 function banner(node: McNode): string {
   const { config, chain, endpoints } = node;

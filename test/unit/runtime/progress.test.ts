@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createProgress } from '../../src/progress.js';
+import { createProgress } from '../../../src/runtime/progress.js';
 
 function sink(isTTY: boolean) {
   const writes: string[] = [];

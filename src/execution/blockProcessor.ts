@@ -8,11 +8,11 @@ import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
 import { assembleHeader } from '../chain/block.js';
-import { applyTransaction, creditReward, type BlockEnv, type ApplyResult, type TxRejection } from '../execution/executor.js';
-import { applySystemTx, payableNow, recordDeposit, systemNonce, type ChainRules } from '../execution/systemTxs.js';
+import { applyTransaction, creditReward, type BlockEnv, type ApplyResult, type TxRejection } from './executor.js';
+import { applySystemTx, payableNow, recordDeposit, systemNonce, type ChainRules } from './systemTxs.js';
 import { SYSCNT, decodeSystemPayload, isSystemTx, settlementTx } from '../chain/systemTx.js';
-import { blockReward } from '../execution/gas.js';
-import { createChainEvm, type BlockHashSource } from '../execution/evm.js';
+import { blockReward } from './gas.js';
+import { createChainEvm, type BlockHashSource } from './evm.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { WorldState } from '../state/worldState.js';
@@ -51,7 +51,7 @@ export interface BuiltBlock {
 /** `build`: candidates from the pool (and dev controls); `replay`: exactly a block's transactions. */
 export type BuildMode = 'build' | 'replay';
 
-export class BlockBuilder {
+export class BlockProcessor {
   constructor(
     private readonly world: WorldState,
     private readonly common: Common,

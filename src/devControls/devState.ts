@@ -11,7 +11,7 @@ import type { Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
 import type { WorldState } from '../state/worldState.js';
 import type { TxPool } from '../txpool/txPool.js';
-import type { Miner } from './miner.js';
+import type { Miner } from '../miner/miner.js';
 
 export class DevState {
   private constructor(

@@ -12,7 +12,7 @@ import type { PowEngine } from '../consensus/powEngine.js';
 import { equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
-import type { BlockBuilder, BuiltBlock } from '../miner/blockBuilder.js';
+import type { BlockProcessor, BuiltBlock } from '../execution/blockProcessor.js';
 
 /** Geth's bounds: a child's gas limit moves by less than parent/1024 and stays ≥ 5000. */
 const MIN_GAS_LIMIT = 5000n;
@@ -27,7 +27,7 @@ export class InvalidBlock extends Error {
 }
 
 export interface VerifyDeps {
-  builder: BlockBuilder;
+  builder: BlockProcessor;
   /** where the re-execution's trie writes collect until the block is committed */
   nodes: TrieNodeStore;
   chainId: bigint;

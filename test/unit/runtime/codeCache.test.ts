@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from '../helpers/node.js';
+import { ROOT } from '../../helpers/node.js';
 
-const LOADER = pathToFileURL(path.join(ROOT, 'dist/src/codeCache.js')).href;
+const LOADER = pathToFileURL(path.join(ROOT, 'dist/src/runtime/codeCache.js')).href;
 const MAGIC_LENGTH = 'mcnode code cache 1\n'.length;
 
 /** A wrapped CommonJS "bundle" whose top level records that it ran. */

@@ -7,10 +7,10 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../../helpers/node.js';
-import { SEMI_SPACE_CAP_BYTES, capYoungGeneration } from '../../../src/heapTuning.js';
+import { SEMI_SPACE_CAP_BYTES, capYoungGeneration } from '../../../src/runtime/heapTuning.js';
 
 const MiB = 2 ** 20;
-const HEAP_TUNING = pathToFileURL(path.join(ROOT, 'dist/src/heapTuning.js')).href;
+const HEAP_TUNING = pathToFileURL(path.join(ROOT, 'dist/src/runtime/heapTuning.js')).href;
 
 // Objects that survive a while and die (a rolling cache of 200,000 entries): V8 grows the young
 // generation under this. Prints the largest young generation seen. A worker thread starts

@@ -3,7 +3,7 @@
 
 import t from 'tap';
 import v8 from 'node:v8';
-import { tuneHeapGrowth } from '../../../src/heapTuning.js';
+import { tuneHeapGrowth } from '../../../src/runtime/heapTuning.js';
 
 t.test('a user choice of the flag is left alone', async (t) => {
   t.equal(tuneHeapGrowth(['--heap-growing-percent=20'], ''), false, 'node flag');
