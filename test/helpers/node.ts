@@ -1,5 +1,6 @@
-// Spawns a real mcnode process (the compiled dist/src/cmd/cli.js) on a temp datadir and talks to it
-// over HTTP and IPC, as users do. `npm test` builds dist/ before tap runs.
+// Spawns a real mcnode process on a temp datadir and talks to it over HTTP and IPC, as users do.
+// The process is the `mcnode` command (bin/mcnode.js), which runs the bundle and its code cache
+// (dist/bundle/): what `npm start` and an installed package run. `npm test` builds dist/ first.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,7 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { LAUNCH_ENV } from '../../src/runtime/heapTuning.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = path.join(ROOT, 'dist/src/cmd/cli.js');
+/** The `mcnode` command: the bundle users run. */
+export const CLI = path.join(ROOT, 'bin/mcnode.js');
+/** The compiled entry the Docker image runs (dist/src/cmd/cli.js), for the tests of that path. */
+export const COMPILED_CLI = path.join(ROOT, 'dist/src/cmd/cli.js');
 
 export interface RpcReply {
   jsonrpc: string;
@@ -86,7 +90,8 @@ export function ipcRequest(ipcPath: string, body: unknown): Promise<RpcReply> {
  * Resolves once the banner shows the endpoints.
  */
 export async function startNode(datadir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestNode> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  // Without the bundle the command would fall back to the compiled sources: not what users run.
+  if (!existsSync(path.join(ROOT, 'dist/bundle/cli.js'))) throw new Error('dist/bundle/ is missing: run `npm run build` first');
   const hasPort = args.some((a) => a.startsWith('--rpcport'));
   // The SCS endpoint is on by default (port 8548): tests run side by side, so it binds an ephemeral port.
   const hasScsPort = args.some((a) => /^--(scsrpcport|scs\.rpcport)/i.test(a));
