@@ -42,8 +42,8 @@ function banner(node: McNode): string {
 }
 
 async function run(inv: Invocation): Promise<void> {
-  const node = await McNode.start(inv.config);
-  process.stdout.write(banner(node));
+  // The banner is written before the first call is answered (stdout to a pipe or file is synchronous).
+  const node = await McNode.start(inv.config, undefined, { beforeServing: (started) => process.stdout.write(banner(started)) });
   // V8 refuses code caches made under other flags, Node's own for its built-in modules as well as
   // the bundle's: the heap flags are set once start-up has loaded what it needs and the bundle's
   // cache (when it was not used) is written.

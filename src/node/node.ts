@@ -29,6 +29,7 @@ import { loadOrCreateNodeKey, nodeIdOf } from '../admin/nodeKey.js';
 import { StaticPeers } from '../admin/staticPeers.js';
 import { createLogger, type Logger } from '../log.js';
 import { HttpEndpoint } from '../rpc/httpEndpoint.js';
+import { StartGate } from '../rpc/dispatch.js';
 import { SubscriptionHub } from '../filters/subscriptions.js';
 import { subscriptionMethods } from '../rpc/modules/mc/subscriptions.js';
 import { buildMethodTable, namespaceOf, rpcModules, NAMESPACES } from '../rpc/modules/index.js';
@@ -99,6 +100,16 @@ interface NodeParts {
   /** the RPC listeners: HTTP, WebSocket, IPC, SCS, metrics */
   rpc: RpcEndpoints;
   network: NodeNetwork;
+  /** holds every call until start-up has finished */
+  gate: StartGate;
+}
+
+export interface StartOptions {
+  /**
+   * Runs once every listener is bound and before the first call is answered (the CLI writes its
+   * banner here), so that what a client reads after its first answer is already there.
+   */
+  beforeServing?: (node: McNode) => void;
 }
 
 export class McNode {
@@ -129,14 +140,23 @@ export class McNode {
     return this.parts.rpc.addresses;
   }
 
-  static async start(config: Config, log: Logger = createLogger(config.verbosity)): Promise<McNode> {
+  static async start(config: Config, log: Logger = createLogger(config.verbosity), options: StartOptions = {}): Promise<McNode> {
     const db = await Database.open(path.join(config.datadir, 'chaindata'));
+    let node: McNode;
     try {
-      return await McNode.assemble(config, db, log);
+      node = await McNode.assemble(config, db, log);
     } catch (err) {
       await db.close().catch(() => undefined);
       throw err;
     }
+    try {
+      options.beforeServing?.(node);
+    } catch (err) {
+      await node.stop();
+      throw err;
+    }
+    node.parts.gate.open();
+    return node;
   }
 
   private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
@@ -212,12 +232,14 @@ export class McNode {
     if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);
 
     const endpoints: NodeEndpoints = {};
+    const gate = new StartGate();
     const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
     const http: HttpEndpoint = new HttpEndpoint({
       methods: () => methods.http,
       vhosts: config.rpc.vhosts,
       debug: config.verbosity >= 4,
       onCall: rpcStats?.observe,
+      gate,
       log,
       onChange: (address) => {
         endpoints.http = address;
@@ -307,7 +329,7 @@ export class McNode {
     for (const [name, m] of Object.entries(adminOverHttp)) methods.http.set(name, m);
 
     const rpc = new RpcEndpoints({
-      config, methods, http, addresses: endpoints, rpcStats, scs,
+      config, methods, http, addresses: endpoints, rpcStats, scs, gate,
       metrics: rpcStats && (() => nodeMetrics({
         version: VERSION, headNumber: () => chain.head.header.number, poolCounts: () => pool.counts(),
         hashrate: () => (miner.mining ? sealer.hashrate() : 0), mining: () => miner.mining,
@@ -315,7 +337,7 @@ export class McNode {
       })),
     });
     const node = new McNode({
-      config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network,
+      config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate,
     });
     miner.on('sealed', (block) =>
       log.info('sealed block', {

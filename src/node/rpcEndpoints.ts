@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import { checkIpcPath } from '../config/load.js';
-import { Dispatcher } from '../rpc/dispatch.js';
+import { Dispatcher, type StartGate } from '../rpc/dispatch.js';
 import { HttpRpcServer } from '../rpc/http.js';
 import type { HttpEndpoint } from '../rpc/httpEndpoint.js';
 import { IpcRpcServer } from '../rpc/ipc.js';
@@ -45,6 +45,8 @@ export interface RpcEndpointsDeps {
   /** the registry to serve; built on start because it starts its own event-loop sampling */
   metrics?: () => MetricsRegistry;
   scs?: ScsService;
+  /** holds calls on every listener until the node has started */
+  gate: StartGate;
 }
 
 export class RpcEndpoints {
@@ -71,7 +73,7 @@ export class RpcEndpoints {
     if (!config.ipc.disabled) {
       const ipcPath = path.resolve(config.datadir, config.ipc.path);
       checkIpcPath(ipcPath);
-      this.ipc = new IpcRpcServer({ path: ipcPath, dispatcher: new Dispatcher({ methods: methods.ipc, debug, onCall: rpcStats?.observe }) });
+      this.ipc = new IpcRpcServer({ path: ipcPath, dispatcher: new Dispatcher({ methods: methods.ipc, debug, onCall: rpcStats?.observe, gate: this.deps.gate }) });
       await this.ipc.start();
       addresses.ipc = ipcPath;
     }
@@ -88,6 +90,7 @@ export class RpcEndpoints {
       isAllowed: (name) => allowed.has(namespaceOf(name)),
       debug: verbosity >= 4,
       onCall: this.deps.rpcStats?.observe,
+      gate: this.deps.gate,
     });
     const upgrades = new WsRpcServer();
     const http = new HttpRpcServer({
@@ -113,7 +116,7 @@ export class RpcEndpoints {
     await scs.idStored(); // the endpoint names the SCS id: its key file is written now if it is new
     this.scsHttp = createScsServer({ scs, datadir: path.resolve(config.datadir) }, {
       host: config.scs.rpcAddr, port: config.scs.rpcPort, corsOrigins: config.rpc.corsDomain, vhosts: config.rpc.vhosts,
-      debug: config.verbosity >= 4, onCall: this.deps.rpcStats?.observe,
+      debug: config.verbosity >= 4, onCall: this.deps.rpcStats?.observe, gate: this.deps.gate,
     });
     this.deps.addresses.scs = await this.scsHttp.start();
     return true;

@@ -22,6 +22,7 @@ export interface HttpEndpointOptions {
   vhosts: string[];
   debug: boolean;
   onCall?: DispatcherOptions['onCall'];
+  gate?: DispatcherOptions['gate'];
   log: Logger;
   /** told the bound address when the endpoint opens, undefined when it closes (the node's banner) */
   onChange?: (address: Address | undefined) => void;
@@ -64,6 +65,7 @@ export class HttpEndpoint implements HttpControl {
       isAllowed: (name) => allowed.has(namespaceOf(name)),
       debug: this.o.debug,
       onCall: this.o.onCall,
+      gate: this.o.gate,
     });
     const upgrades = new WsRpcServer();
     const server = new HttpRpcServer({

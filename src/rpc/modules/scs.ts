@@ -9,7 +9,7 @@ import {
   address, count, data, decodeArg, hash, integer, member, method, objectParam, optional, withDefault, type Codec,
 } from '../params.js';
 import type { RpcMethod } from '../types.js';
-import { Dispatcher } from '../dispatch.js';
+import { Dispatcher, type StartGate } from '../dispatch.js';
 import { HttpRpcServer } from '../http.js';
 import { buildMethodTable } from './index.js';
 import { scsRpcDebugMethods } from './scsRpcMethod.js';
@@ -119,6 +119,7 @@ export interface ScsServerOptions {
   vhosts: string[];
   debug: boolean;
   onCall?: (method: string, ms: number, ok: boolean) => void;
+  gate?: StartGate;
 }
 
 /**
@@ -126,12 +127,13 @@ export interface ScsServerOptions {
  * `rpcdebug` and, as the official explorer sends both there, the `scs_*` methods too.
  */
 export function createScsServer(ctx: ScsContext, o: ScsServerOptions): HttpRpcServer {
-  const plain = new Dispatcher({ methods: buildMethodTable(scsMethods(ctx)), debug: o.debug, onCall: o.onCall });
+  const plain = new Dispatcher({ methods: buildMethodTable(scsMethods(ctx)), debug: o.debug, onCall: o.onCall, gate: o.gate });
   const both = new Dispatcher({
     methods: buildMethodTable(scsMethods(ctx), scsRpcDebugMethods(ctx)),
     caseInsensitive: true,
     debug: o.debug,
     onCall: o.onCall,
+    gate: o.gate,
   });
   return new HttpRpcServer({
     host: o.host,
