@@ -33,18 +33,23 @@ export class DevMining {
     return mode === 'interval' || mode === 'mixed' ? this.miner.periodMilliseconds : 0;
   }
 
-  setAutomine(on: boolean): void {
-    this.apply(on, this.intervalMs);
+  /**
+   * Automine on stops interval blocks (as Anvil's one mining mode); off keeps them. Resolves once
+   * no round queued before the switch can seal: no interval block follows the answer.
+   */
+  setAutomine(on: boolean): Promise<void> {
+    return this.apply(on, on ? 0 : this.intervalMs);
   }
 
-  setIntervalMining(ms: number): void {
-    this.apply(this.automine, ms);
+  /** Interval blocks every `ms` beside automine (mode mixed), or alone; 0 stops them. */
+  setIntervalMining(ms: number): Promise<void> {
+    return this.apply(this.automine, ms);
   }
 
-  private apply(automine: boolean, intervalMs: number): void {
+  private apply(automine: boolean, intervalMs: number): Promise<void> {
     const mode: MiningMode = automine ? (intervalMs > 0 ? 'mixed' : 'instant') : intervalMs > 0 ? 'interval' : 'off';
     if (intervalMs > 0) this.miner.setPeriod(intervalMs);
-    this.miner.setMode(mode);
+    return this.miner.setMode(mode);
   }
 
   async increaseTime(seconds: bigint): Promise<bigint> {

@@ -72,15 +72,15 @@ function shared(dev: DevControls): Record<string, RpcMethod> {
       await mining.mineMany(blocks ?? 1n, interval);
       return null;
     }),
-    setAutomine: method([boolean], (on) => {
-      mining.setAutomine(on);
+    setAutomine: method([boolean], async (on) => {
+      await mining.setAutomine(on);
       return true;
     }),
     getAutomine: method([], () => mining.automine),
-    setIntervalMining: method([count], (ms) => {
+    setIntervalMining: method([count], async (ms) => {
       // Node's timers hold at most 2^31 - 1 ms; a longer one would fire at once.
       if (ms > MAX_INTERVAL_MS) throw invalidParams(`invalid argument 0: at most ${MAX_INTERVAL_MS} ms`);
-      mining.setIntervalMining(ms);
+      await mining.setIntervalMining(ms);
       return true;
     }),
     increaseTime: method([seconds], async (s) => encodeQuantity(await mining.increaseTime(s))),

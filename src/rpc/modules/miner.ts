@@ -27,8 +27,8 @@ export function minerMethods(ctl: MinerControl): Record<string, RpcMethod> {
       ctl.miner.setMode(ctl.localMode);
       return true;
     }),
-    miner_stop: method([], () => {
-      ctl.miner.setMode('off');
+    miner_stop: method([], async () => {
+      await ctl.miner.setMode('off');
       return true;
     }),
     miner_setMoacbase: method([address], (addr) => {
