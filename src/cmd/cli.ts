@@ -14,7 +14,8 @@ import { accountCommand } from '../accounts/accountCommand.js';
 import { clientVersion } from '../version.js';
 import { exportCommand, fixtureCommand, importCommand } from './chainCommands.js';
 import { capYoungGeneration, tuneHeapGrowth } from '../runtime/heapTuning.js';
-import { announceStarted } from '../runtime/codeCache.js';
+import { announceStarted, codeCacheState } from '../runtime/codeCache.js';
+import { createLogger } from '../log.js';
 
 function banner(node: McNode): string {
   const { config, chain, endpoints } = node;
@@ -91,6 +92,7 @@ async function init(inv: Invocation): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const inv = loadInvocation(argv, process.env);
+  createLogger(inv.config.verbosity).debug('code cache', { state: codeCacheState() ?? 'none: not the bundle' });
   switch (inv.command) {
     case 'help':
       process.stdout.write(helpText() + '\n');

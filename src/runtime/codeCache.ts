@@ -28,6 +28,8 @@ export type CacheState = 'used' | 'missing' | 'stale' | 'corrupt' | 'rejected';
 
 /** Called by the node once it has started (cli.ts): a cache that was not used is written then. */
 export const STARTED_HOOK = Symbol.for('mcnode.started');
+/** What happened to the cache on this run, for the bundled code to report (a debug log line). */
+const STATE = Symbol.for('mcnode.codeCacheState');
 
 const sha256 = (data: string | Uint8Array): Buffer => createHash('sha256').update(data).digest();
 
@@ -56,7 +58,7 @@ export interface BundleRun {
  * Compiles the wrapped CommonJS file `file` (with `cacheFile` when it is valid) and runs it as
  * Node would run a required module. Throws what the bundle's top level throws.
  */
-export function runBundle(file: string, cacheFile = `${file}.cache`): BundleRun {
+export function runBundle(file: string, cacheFile = `${file}.cache`, onCompiled?: (state: CacheState) => void): BundleRun {
   const bytes = readFileSync(file);
   const sourceHash = sha256(bytes);
   const cache = readCache(cacheFile, sourceHash);
@@ -78,6 +80,7 @@ export function runBundle(file: string, cacheFile = `${file}.cache`): BundleRun 
       return false;
     }
   };
+  onCompiled?.(state);
   const module = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void).call(
     module.exports, module.exports, createRequire(file), module, file, path.dirname(file),
@@ -95,8 +98,15 @@ export function startBundle(file: string): BundleRun {
   (globalThis as Record<symbol, unknown>)[STARTED_HOOK] = () => {
     if (run && run.state !== 'used') run.save();
   };
-  run = runBundle(file);
+  run = runBundle(file, undefined, (state) => {
+    (globalThis as Record<symbol, unknown>)[STATE] = state;
+  });
   return run;
+}
+
+/** The cache's state when this code runs from the bundle; undefined when it runs from dist/src/. */
+export function codeCacheState(): CacheState | undefined {
+  return (globalThis as Record<symbol, unknown>)[STATE] as CacheState | undefined;
 }
 
 /** For the bundled node (cli.ts): tells the loader, if there is one, that start-up is done. */
