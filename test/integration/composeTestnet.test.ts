@@ -23,7 +23,7 @@ const { miner, follower1, follower2 } = compose.services;
 const flag = (args: string[], name: string) => args[args.indexOf(name) + 1];
 const minerScript = miner.entrypoint![2];
 const minerKey = /echo ([0-9a-f]{64}) > \/data\/nodekey/.exec(minerScript)![1];
-const minerArgs = /exec node dist\/src\/cli\.js (.*)$/.exec(minerScript)![1].split(/\s+/);
+const minerArgs = /exec node dist\/src\/cmd\/cli\.js (.*)$/.exec(minerScript)![1].split(/\s+/);
 const minerId = Buffer.from(secp256k1.publicKeyCreate(Buffer.from(minerKey, 'hex'), false).slice(1)).toString('hex');
 
 t.test('the compose file is consistent', async (t) => {

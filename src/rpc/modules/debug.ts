@@ -4,14 +4,14 @@
 import type { Block } from '../../chain/types.js';
 import { encodeBlock, encodeHeader, encodeReceiptForRoot } from '../../chain/block.js';
 import { bytesToHex, type BlockTag } from '../../encoding/hex.js';
-import { invalidParams, notFound, unsupported } from '../../errors.js';
+import { notFound, unsupported } from '../../errors.js';
 import type { TraceRunner } from '../../tracing/traceRunner.js';
 import type { TraceLimits, Tracer } from '../../tracing/tracer.js';
 import { StructLogger } from '../../tracing/structLogger.js';
 import { CallTracer } from '../../tracing/callTracer.js';
 import { PrestateTracer } from '../../tracing/prestateTracer.js';
 import { FourByteTracer } from '../../tracing/fourByteTracer.js';
-import { blockTag, hash, method, objectParam, optional, type Codec } from '../params.js';
+import { ParamError, blockTag, hash, method, objectParam, optional, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import { txRequest } from './mc/transactions.js';
 import { resolveBlock, type McContext } from './mc/context.js';
@@ -38,7 +38,7 @@ const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s:
 function parseDuration(text: string, i: number): number {
   const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) {
-    throw invalidParams(`invalid argument ${i}: timeout: "${text}" is not a duration such as "5s" or "300ms"`);
+    throw new ParamError(i, `timeout: "${text}" is not a duration such as "5s" or "300ms"`);
   }
   return parts.reduce((ms, p) => ms + Number(p[1]) * UNITS[p[2]], 0);
 }
@@ -46,23 +46,23 @@ function parseDuration(text: string, i: number): number {
 const flag = (o: Record<string, unknown>, key: string, i: number): boolean => {
   const v = o[key];
   if (v === undefined || v === null) return false;
-  if (typeof v !== 'boolean') throw invalidParams(`invalid argument ${i}: field "${key}": expected a boolean`);
+  if (typeof v !== 'boolean') throw new ParamError(i, `field "${key}": expected a boolean`);
   return v;
 };
 
 function traceOptions(ctx: DebugContext, v: unknown, i: number): TracerChoice {
   const o = v === undefined || v === null ? {} : objectParam(v, i);
   const timeoutText = o.timeout === undefined || o.timeout === null ? DEFAULT_TIMEOUT : String(o.timeout);
-  if (typeof (o.timeout ?? '') !== 'string') throw invalidParams(`invalid argument ${i}: field "timeout": expected a duration string`);
+  if (typeof (o.timeout ?? '') !== 'string') throw new ParamError(i, `field "timeout": expected a duration string`);
   const limits: TraceLimits = { deadline: Date.now() + parseDuration(timeoutText, i), timeoutText };
   const config = o.tracerConfig === undefined || o.tracerConfig === null ? {} : objectParam(o.tracerConfig, i);
   const tracer = o.tracer ?? undefined;
-  if (tracer !== undefined && typeof tracer !== 'string') throw invalidParams(`invalid argument ${i}: field "tracer": expected a string`);
+  if (tracer !== undefined && typeof tracer !== 'string') throw new ParamError(i, `field "tracer": expected a string`);
   switch (tracer) {
     case undefined:
     case '': {
       const limit = o.limit ?? 0;
-      if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) throw invalidParams(`invalid argument ${i}: field "limit": expected a non-negative integer`);
+      if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) throw new ParamError(i, `field "limit": expected a non-negative integer`);
       const opts = {
         disableStack: flag(o, 'disableStack', i), disableStorage: flag(o, 'disableStorage', i),
         enableMemory: flag(o, 'enableMemory', i), enableReturnData: flag(o, 'enableReturnData', i), limit,

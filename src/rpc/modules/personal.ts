@@ -4,9 +4,8 @@
 import { hashMessage, recoverHashSigner } from '../../accounts/messages.js';
 import type { KeyManager } from '../../accounts/keyManager.js';
 import { DEFAULT_UNLOCK_SECONDS } from '../../accounts/keyManager.js';
-import { invalidParams } from '../../errors.js';
 import { bytesToHex, hexToBytes } from '../../encoding/hex.js';
-import { address, count, data, method, string, withDefault, type Codec } from '../params.js';
+import { ParamError, address, count, data, method, string, withDefault, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import type { McContext } from './mc/context.js';
 import { txRequest } from './mc/transactions.js';
@@ -14,7 +13,7 @@ import { txRequest } from './mc/transactions.js';
 /** A raw private key, with or without 0x (chain3 documents it without). */
 const rawKey: Codec<Uint8Array> = (v, i) => {
   if (typeof v !== 'string' || !/^(0x)?[0-9a-fA-F]{64}$/.test(v)) {
-    throw invalidParams(`invalid argument ${i}: expected a 32-byte hex private key`);
+    throw new ParamError(i, `expected a 32-byte hex private key`);
   }
   return hexToBytes(v.startsWith('0x') ? v : '0x' + v);
 };
@@ -27,7 +26,7 @@ export function personalMethods(keys: KeyManager, mc: McContext): Record<string,
       try {
         return bytesToHex(await keys.importRawKey(key, password));
       } catch (err) {
-        if (err instanceof RangeError) throw invalidParams('invalid argument 0: not a valid secp256k1 private key');
+        if (err instanceof RangeError) throw new ParamError(0, 'not a valid secp256k1 private key');
         throw err;
       }
     }),

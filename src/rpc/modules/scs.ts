@@ -2,10 +2,9 @@
 // except where the real SCS writes plain numbers (nonce, Dapp state, record counts). The
 // queries (scsQueries.ts) are shared with the rpcdebug variant (scsRpcMethod.ts).
 
-import { invalidParams } from '../../errors.js';
 import { bytesToHex, decodeBlockTag, type BlockTag } from '../../encoding/hex.js';
 import { toChecksumAddress } from '../../encoding/address.js';
-import {
+import { ParamError,
   address, count, data, decodeArg, hash, integer, member, method, objectParam, optional, withDefault, type Codec,
 } from '../params.js';
 import type { RpcMethod } from '../types.js';
@@ -27,7 +26,7 @@ export const nonce: Codec<bigint> = integer;
 export const scsBlockTag: Codec<bigint | 'earliest' | 'latest'> = (v, i) => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
   const tag = decodeArg(i, () => decodeBlockTag(v));
-  if (tag === 'pending') throw invalidParams(`invalid argument ${i}: app chains have no pending block; use a number, "earliest" or "latest"`);
+  if (tag === 'pending') throw new ParamError(i, `app chains have no pending block; use a number, "earliest" or "latest"`);
   return tag;
 };
 
@@ -45,7 +44,7 @@ const lenientTag = optional<BlockTag | undefined>((v, i) => {
 const callObject: Codec<{ from?: Uint8Array; to: Uint8Array; data?: Uint8Array; dappAddr?: Uint8Array }> = (v, i) => {
   const o = objectParam(v, i);
   const to = member(o, 'to', address, i);
-  if (!to) throw invalidParams(`invalid argument ${i}: missing "to" (the app chain address)`);
+  if (!to) throw new ParamError(i, `missing "to" (the app chain address)`);
   return { from: member(o, 'from', address, i), to, data: member(o, 'data', data, i), dappAddr: member(o, 'dappAddr', address, i) };
 };
 const index = withDefault(count, 0);
@@ -62,7 +61,7 @@ export function scsMethods(ctx: ScsContext): Record<string, RpcMethod> {
 
   return {
     scs_directCall: method([callObject, lenientTag], async (req, tag) => {
-      const { dapp, data: input } = splitCall(req.dappAddr, req.data, 'invalid argument 0');
+      const { dapp, data: input } = splitCall(req.dappAddr, req.data, 0);
       return bytesToHex(await directCall(at(req.to), req.from, dapp, input, tag));
     }),
     scs_getBalance: method([address, address, lenientTag], async (c, account, tag) => {

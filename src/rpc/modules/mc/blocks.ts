@@ -14,7 +14,8 @@ const fullFlag = withDefault(boolean, false);
 export function blockMethods(ctx: McContext): Record<string, RpcMethod> {
   const { chain } = ctx;
 
-  // Mined blocks never change (no reorgs): their reply text is cached.
+  // A block's reply depends on its hash alone: its contents and total difficulty never change, even
+  // when a reorganisation or rewind takes it off the canonical chain. The text is cached by hash.
   const replies = new Lru<string, RawJson>(256);
   const blockObject = async (block: Block | undefined, full: boolean) => {
     if (!block) return null;
