@@ -22,7 +22,7 @@ RUN npm run build
 RUN npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
-# Memory settings that only work when set before the process starts (README "Resident memory"):
+# Memory settings that only work when set before the process starts (docs/design/memory.md#glibc-malloc):
 # glibc's malloc serves every thread from two arenas instead of one per thread, and keeps blocks of
 # 128 KiB and more in mappings of their own, returned when freed. (The node caps V8's young
 # generation itself, at run: no NODE_OPTIONS, which would cost every start Node's code cache.)

@@ -4,7 +4,7 @@
 // tsconfig.json) modified after that build began. `--force` always compiles (`npm run build`).
 // After tsc, esbuild bundles dist/src/cmd/cli.js into dist/bundle/mcnode.cjs, which `npm start` runs
 // through dist/bundle/cli.js and a code cache: one file instead of ~500 modules to resolve, read
-// and compile (README "Running it").
+// and compile (docs/design/start-up.md#the-bundle).
 // dist/src/ stays the tested entry. Plain JavaScript on purpose: it must run before anything is compiled.
 
 // Only modules Node has loaded before any script runs are imported here: `npm start` imports this

@@ -29,7 +29,7 @@ export type DifficultyRule = (typeof DIFFICULTY_RULES)[number];
 import { NAMESPACES as RPC_NAMESPACES, NAMESPACE_ALIASES, type Namespace as RpcNamespace } from '../rpc/namespaces.js';
 export { RPC_NAMESPACES, type RpcNamespace };
 
-/** The main chain's genesis block, decoded (README "Chain rules"). */
+/** The main chain's genesis block, decoded (docs/chain-rules.md). */
 export interface Genesis extends GenesisSpec {
   /** `config.chainId` of a real-node genesis file, when it has one */
   chainId?: bigint;
@@ -85,11 +85,11 @@ export interface Config {
   filters: { timeout: number };
   vnode: { address: Uint8Array | undefined; ip: string; serviceCfg: string; showToPublic: boolean; scsService: boolean };
   metrics: { enabled: boolean; addr: string; port: number };
-  /** peer-to-peer networking (README "Network"); maxPeers 0 turns it off */
+  /** peer-to-peer networking (docs/network.md); maxPeers 0 turns it off */
   p2p: { port: number; addr: string; maxPeers: number; bootnodes: string[]; nat: string; noDiscover: boolean };
-  /** kept as given; the SCS code normalises them (README "Application chains (SCS)") */
+  /** kept as given; the SCS code normalises them (docs/scs.md#declaring-app-chains) */
   appChains: Record<string, unknown>[];
-  /** dagdir: where the full dataset is generated and kept for mining (README "Proof of work and mining"); undefined = light cache only */
+  /** dagdir: where the full dataset is generated and kept for mining (docs/mining-and-ethash.md#the-full-dataset); undefined = light cache only */
   ethash: { dagdir: string | undefined };
 }
 

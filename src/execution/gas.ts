@@ -1,4 +1,4 @@
-// MOAC's gas numbers (README "Chain rules").
+// MOAC's gas numbers (docs/chain-rules.md#blocks-transactions-gas).
 
 export const TX_GAS = 1000n;
 export const TX_GAS_CONTRACT_CREATION = 53_000n;

@@ -1,5 +1,5 @@
 // Block production. The miner builds blocks from the pool, seals them with the proof of work
-// and hands them to the chain, one at a time. Modes (README "Proof of work and mining"): instant (a block as soon as a
+// and hands them to the chain, one at a time. Modes (docs/mining-and-ethash.md#mining-modes): instant (a block as soon as a
 // transaction is pending), interval (every `period` seconds), mixed (instant plus an empty
 // block after `period` seconds without one), remote (only submitted work seals), off.
 

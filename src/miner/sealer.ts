@@ -1,4 +1,4 @@
-// The Sealer finds proof-of-work nonces (README "Proof of work and mining") in a piscina worker pool. It splits the nonce
+// The Sealer finds proof-of-work nonces (docs/mining-and-ethash.md#the-workers) in a piscina worker pool. It splits the nonce
 // space into bounded batches, keeps every worker fed, and stops all batches through shared abort
 // flags as soon as one finds a seal or the caller's signal fires: running tasks are never killed,
 // they notice the flag within a few milliseconds and return. It knows nothing about blocks, nor

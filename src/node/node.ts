@@ -192,7 +192,7 @@ export class McNode {
     const sealer = new Sealer({ threads, pow, searchThread: true });
     const seal: SealFunction = (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
-    // State-changing developer controls only where the genesis allows them (README "Developer controls").
+    // State-changing developer controls only where the genesis allows them (docs/developer-controls.md).
     const devControls = rules.devControls;
     const clock = devControls ? await DevClock.open(db) : undefined;
     const miner = new Miner(chain, pool, builder, nodes, seal, {
@@ -252,7 +252,7 @@ export class McNode {
     await keys.loadKeystore();
     await keys.unlockAtStart(config.accounts.unlock, config.accounts.password, config.rpc.enabled);
     const vnode: VnodeInfo = { ...config.vnode, address: config.vnode.address ?? dev[0]?.address ?? new Uint8Array(20) };
-    // The SCS (README "Application chains (SCS)"): app chains in the same database, in step with main-chain blocks.
+    // The SCS (docs/scs.md): app chains in the same database, in step with main-chain blocks.
     // A fresh datadir's SCS key file (~30-50 ms of scrypt in the thread pool) is written once the
     // main endpoint is open; the service holds app-chain writes and the SCS endpoint until then.
     const scsId = config.scs.enabled ? await openScsId(config.datadir) : undefined;

@@ -1,4 +1,4 @@
-// Peer-to-peer networking of one node (README "Network"): the RLPx endpoint, static peers, sync.
+// Peer-to-peer networking of one node (docs/network.md): the RLPx endpoint, static peers, sync.
 // It starts after the RPC modules are built, so they hold this object and ask it for the network
 // at call time; before start, or with networking off, it answers "no network".
 

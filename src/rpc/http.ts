@@ -1,4 +1,4 @@
-// The JSON-RPC HTTP endpoint on node:http, with geth's transport rules (README "Transports"):
+// The JSON-RPC HTTP endpoint on node:http, with geth's transport rules (docs/transports.md#http):
 // POST only, JSON content types, 5 MiB bodies, Host allow-list, CORS allow-list, timeouts.
 // New connections meet the fast path first (httpFastPath.ts), which answers simple JSON POSTs
 // itself and hands anything else to node:http. Everything about JSON-RPC is the Dispatcher's job.

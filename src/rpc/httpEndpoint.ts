@@ -1,6 +1,6 @@
 // The node's one HTTP JSON-RPC endpoint and its lifecycle: opened at start-up (--rpc) or by
-// admin_startRPC, closed by admin_stopRPC or at shutdown, at most one at a time (README "admin
-// and vnode"). It serves the HTTP method table, limited to the namespaces it was opened with.
+// admin_startRPC, closed by admin_stopRPC or at shutdown, at most one at a time
+// (docs/methods.md#admin-and-vnode). It serves the HTTP method table, limited to the namespaces it was opened with.
 
 import { alreadyExists, wrongState } from '../errors.js';
 import type { Logger } from '../log.js';

@@ -1,4 +1,4 @@
-// The fast path in front of node:http (README "Transports"). Each new connection is read here
+// The fast path in front of node:http (docs/transports.md#http). Each new connection is read here
 // while its requests are the common simple case (a POST of JSON with a Content-Length, to a known
 // route, from an allowed Host); those are answered straight from the dispatcher with the same
 // bytes node:http would send. The first request that is anything else (another method, chunked,

@@ -1,6 +1,6 @@
 // Runs the node's bundle that `npm start` uses (dist/bundle/mcnode.cjs, tools/build.mjs) with a
 // V8 code cache kept beside it: the bytecode of what a start compiled, so that the next start
-// deserialises it instead of parsing and compiling 2 MB of JavaScript (README "Running it").
+// deserialises it instead of parsing and compiling 2 MB of JavaScript (docs/design/start-up.md#the-v8-code-cache).
 //
 // The bundle file is one function expression, `(function (exports, require, module, __filename,
 // __dirname) { … })`: CommonJS code that the build has wrapped already, so the 2 MB source is read

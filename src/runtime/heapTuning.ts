@@ -1,14 +1,14 @@
 // How the running node's V8 heap grows. By default V8 lets the old generation reach up to four
 // times the data that survived the last full collection before collecting again; under steady
-// traffic with ~50 MB live that kept 200+ MB of heap resident (README "Tests and benchmarks",
-// memory rows). A 1.5x step keeps the heap near the live data for a few more collections.
+// traffic with ~50 MB live that kept 200+ MB of heap resident (bench/RESULTS.md#memory,
+// docs/design/memory.md). A 1.5x step keeps the heap near the live data for a few more collections.
 
 import { perfHooks, v8 } from './lazyBuiltins.js';
 
 /**
  * Environment that only works when set before Node starts: `npm start` and the Docker image set
- * it, and the tools and benchmarks that start node processes themselves add it (README "Resident
- * memory"); a value the caller set wins. glibc's malloc otherwise gives each thread that allocates
+ * it, and the tools and benchmarks that start node processes themselves add it
+ * (docs/design/memory.md#glibc-malloc); a value the caller set wins. glibc's malloc otherwise gives each thread that allocates
  * its own arena (LevelDB's, libuv's and V8's threads: ~15-20 MB more resident under traffic), and
  * after a large block is freed it raises its mmap threshold to that block's size (up to 32 MiB), so
  * later large blocks come from the heap, whose freed middle it never returns: a fixed threshold

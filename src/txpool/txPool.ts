@@ -1,6 +1,6 @@
 // The transaction pool: per-sender nonce-ordered transactions, `pending` (executable from the
 // sender's state nonce without a gap) and `queued` (waiting behind a gap). Limits are hard caps
-// (README "Transaction pool"): global pending and queued, queued per account; a full pool makes room only by
+// (docs/methods.md#transaction-pool): global pending and queued, queued per account; a full pool makes room only by
 // evicting a cheaper transaction of another sender. Every accepted transaction is in the on-disk
 // journal (poolJournal.ts, a file written synchronously) before `add` resolves, so an
 // acknowledged hash survives a crash. Transactions a head switch gave back are journaled in

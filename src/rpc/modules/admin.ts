@@ -1,5 +1,5 @@
-// admin_* (README "admin and vnode"): node identity, data directory, static peers (dialed and kept
-// connected by the p2p endpoint, README "Network"), connected peers, and the one HTTP endpoint.
+// admin_* (docs/methods.md#admin-and-vnode): node identity, data directory, static peers (dialed and kept
+// connected by the p2p endpoint, docs/network.md), connected peers, and the one HTTP endpoint.
 
 import type { Blockchain } from '../../blockchain/blockchain.js';
 import { formatOwnEnode, parseEnode, type Enode } from '../../admin/enode.js';

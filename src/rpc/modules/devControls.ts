@@ -1,6 +1,6 @@
 // Developer controls under three names (evm_*, anvil_*, hardhat_*), so that Hardhat's network
 // helpers and viem's test client in either mode work. Served only on chains whose genesis has
-// `config.devControls: true` (README "Developer controls").
+// `config.devControls: true` (docs/developer-controls.md).
 
 import { MAX_MINE_COUNT, type DevMining } from '../../devControls/devMining.js';
 import type { DevSnapshots } from '../../devControls/devSnapshots.js';

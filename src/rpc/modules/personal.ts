@@ -1,4 +1,4 @@
-// personal_* (README "Accounts and keystore"): keystore accounts, unlocking, and one-shot
+// personal_* (docs/methods.md#accounts-and-keystore): keystore accounts, unlocking, and one-shot
 // signing with a password. The rules live in accounts/keyManager.ts.
 
 import { hashMessage, recoverHashSigner } from '../../accounts/messages.js';

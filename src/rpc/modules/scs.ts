@@ -1,4 +1,4 @@
-// scs_* (README "Application chains (SCS)", the SCS `rpc` variant): positional params, integers as QUANTITY
+// scs_* (docs/scs.md, the SCS `rpc` variant): positional params, integers as QUANTITY
 // except where the real SCS writes plain numbers (nonce, Dapp state, record counts). The
 // queries (scsQueries.ts) are shared with the rpcdebug variant (scsRpcMethod.ts).
 
@@ -122,7 +122,7 @@ export interface ScsServerOptions {
 }
 
 /**
- * The SCS HTTP endpoint (README "Application chains (SCS)", Endpoints): `/` serves the `rpc` variant; `/rpc` serves
+ * The SCS HTTP endpoint (docs/scs.md#endpoints): `/` serves the `rpc` variant; `/rpc` serves
  * `rpcdebug` and, as the official explorer sends both there, the `scs_*` methods too.
  */
 export function createScsServer(ctx: ScsContext, o: ScsServerOptions): HttpRpcServer {

@@ -1,6 +1,6 @@
-// ScsRPCMethod.* (README "Application chains (SCS)": the SCS `rpcdebug` variant on `/rpc`): one object of named
+// ScsRPCMethod.* (docs/scs.md: the SCS `rpcdebug` variant on `/rpc`): one object of named
 // params, names matched case-insensitively; results with integers as exact JSON numbers.
-// Shapes the sources do not show are ours (README, "Application chains"): GetBlock/GetBlocks `{Hash, Header, Txs}`,
+// Shapes the sources do not show are ours (docs/scs.md): GetBlock/GetBlocks `{Hash, Header, Txs}`,
 // GetTxpool like scs_getTxpool, GetTxpoolCount `{pending, queued}`, GetDappState 0 or 1.
 
 import { DecodeError, executionFailed, invalidParams, notFound } from '../../errors.js';

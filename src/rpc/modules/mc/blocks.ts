@@ -64,7 +64,7 @@ export function blockMethods(ctx: McContext): Record<string, RpcMethod> {
       const resolved = await resolveBlock(ctx, tag);
       return resolved ? '0x0' : null;
     }),
-    // No uncles are ever produced (README "Methods served"): any index finds nothing.
+    // No uncles are ever produced (docs/methods.md#blocks-transactions-state): any index finds nothing.
     mc_getUncleByBlockHashAndIndex: method([hash, uint64], () => null),
     mc_getUncleByBlockNumberAndIndex: method([blockTag, uint64], () => null),
     mc_getTransactionByBlockHashAndIndex: method([hash, uint64], async (h, i) => txInBlock(await chain.getBlockByHash(h), i)),

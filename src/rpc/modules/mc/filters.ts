@@ -1,4 +1,4 @@
-// mc_* filter and log methods (README "Filters and logs"): decode the filter options, call
+// mc_* filter and log methods (docs/methods.md#filters-and-logs): decode the filter options, call
 // the FilterSystem, format log objects and hashes.
 
 import { DecodeError } from '../../../errors.js';
@@ -41,7 +41,7 @@ function decodeTopics(value: unknown, i: number): (Uint8Array[] | null)[] {
   }
 }
 
-/** The filter options object (README "Filters and logs"); unknown keys are ignored (chain3 also sends `from`/`to`). */
+/** The filter options object (docs/methods.md#filters-and-logs); unknown keys are ignored (chain3 also sends `from`/`to`). */
 export const filterQuery: Codec<LogQuery> = (v, i) => {
   const o = objectParam(v, i);
   const blockHash = member(o, 'blockHash', hash, i);

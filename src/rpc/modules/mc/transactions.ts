@@ -10,7 +10,7 @@ import {
 import type { RpcMethod } from '../../types.js';
 import { resolveState, type McContext } from './context.js';
 
-/** The transaction / call object (README, "Methods served"; MOAC adds shardingFlag, via, dappAddr). */
+/** The transaction / call object (docs/methods.md#sending-transactions; MOAC adds shardingFlag, via, dappAddr). */
 export const txRequest: Codec<TxRequest> = (v, i) => {
   const o = objectParam(v, i);
   const input = member(o, 'data', data, i) ?? member(o, 'input', data, i);
