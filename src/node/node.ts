@@ -14,6 +14,7 @@ import { secp256k1 } from '../chain/secp256k1.js';
 import { decodeBlockTransaction } from '../chain/systemTx.js';
 import type { SignedTx } from '../chain/types.js';
 import { TxPool } from '../txpool/txPool.js';
+import { PoolEntries } from '../store/poolEntries.js';
 import { Miner, type SealFunction } from '../miner/miner.js';
 import { PendingBlockCache } from '../miner/pendingBlock.js';
 import { Sealer } from '../miner/sealer.js';
@@ -170,7 +171,7 @@ export class McNode {
 
     const prices = new GasPrices(config.mining.gasPrice);
     const gasPrice = () => prices.suggested();
-    const pool = new TxPool(db, {
+    const pool = new TxPool(new PoolEntries(db), {
       minGasPrice: () => prices.minimum(),
       priceBump: BigInt(config.txpool.priceBump),
       globalSlots: config.txpool.globalSlots,

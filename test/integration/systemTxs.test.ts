@@ -12,6 +12,7 @@ import { createLogger } from '../../src/log.js';
 import { Database } from '../../src/store/database.js';
 import { openChainCore, difficultyRule, type ChainCore } from '../../src/node/chainCore.js';
 import { TxPool } from '../../src/txpool/txPool.js';
+import { PoolEntries } from '../../src/store/poolEntries.js';
 import { Miner, type SealFunction } from '../../src/miner/miner.js';
 import { searchNonce, targetBytes } from '../../src/consensus/pow.js';
 import { SYSTEM_SENDER, decodeBlockTransaction, decodeSystemPayload, impersonatedTx, settlementTx, setterTx } from '../../src/chain/systemTx.js';
@@ -47,7 +48,7 @@ async function open(t: Test, devControls: boolean, name = 'node'): Promise<Chain
   const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => core.chain.head.header.gasLimit, accountAt: async () => ({ nonce: 0n, balance: 0n }),
     journalPath: path.join(datadir, 'txpool.journal'),
@@ -243,10 +244,10 @@ t.test('an impersonated transaction in the pool survives a restart (the journal 
     journalPath: path.join(datadir, 'txpool.journal'),
   };
   const tx = impersonatedTx({ from: WHALE, nonce: 0n, to: A, value: 5n, data: new Uint8Array(), gas: 21_000n, gasPrice: 2n });
-  const before = new TxPool(db, options);
+  const before = new TxPool(new PoolEntries(db), options);
   await before.add(tx);
   before.close();
-  const after = new TxPool(db, options);
+  const after = new TxPool(new PoolEntries(db), options);
   t.teardown(() => after.close());
   t.same(await after.restore((raw) => decodeBlockTransaction(raw, 100n)), { restored: 1, dropped: 0 });
   const [back] = after.pendingTransactions();

@@ -8,6 +8,7 @@ import { createLogger } from '../../../src/log.js';
 import { Database } from '../../../src/store/database.js';
 import { openChainCore, difficultyRule } from '../../../src/node/chainCore.js';
 import { TxPool } from '../../../src/txpool/txPool.js';
+import { PoolEntries } from '../../../src/store/poolEntries.js';
 import { Miner, type Seal } from '../../../src/miner/miner.js';
 import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import { powMix } from '../../../src/consensus/pow.js';
@@ -20,7 +21,7 @@ async function stuckMiner(t: Test) {
   const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => core.chain.head.header.gasLimit,
     accountAt: async () => ({ nonce: 0n, balance: 0n }),
@@ -96,7 +97,7 @@ async function heldMiner(t: Test) {
   const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => core.chain.head.header.gasLimit,
     accountAt: async () => ({ nonce: 0n, balance: 0n }),

@@ -10,6 +10,7 @@ import { bytesToHex } from '../../../src/encoding/hex.js';
 import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
 import { TxPool, type PoolOptions } from '../../../src/txpool/txPool.js';
+import { PoolEntries } from '../../../src/store/poolEntries.js';
 import { decodeTransaction } from '../../../src/chain/transaction.js';
 import { COMPACT_BYTES, journaledInFile } from '../../../src/txpool/poolJournal.js';
 import { keccak256 } from '../../../src/encoding/bytes.js';
@@ -46,7 +47,7 @@ async function harness(t: Test, overrides: Partial<PoolOptions> = {}, dir = t.te
   const db = await Database.open(path.join(dir, 'chaindata'));
   t.teardown(() => db.close());
   const state = new Map<string, { nonce: bigint; balance: bigint }>();
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: GWEI,
     priceBump: 10n,
     globalSlots: 4096,
@@ -240,7 +241,7 @@ t.test('the journal reloads pending and queued transactions and drops stale ones
   {
     // Not closed: as after a kill -9, the file holds what each add wrote.
     const db = await Database.open(path.join(dir, 'chaindata'));
-    const pool = new TxPool(db, {
+    const pool = new TxPool(new PoolEntries(db), {
       minGasPrice: GWEI, priceBump: 10n, globalSlots: 10, globalQueue: 10, accountQueue: 10,
       blockGasLimit: () => 9_000_000n, accountAt: async () => ({ nonce: 0n, balance: MC }), journalPath: journalFile(dir),
     });
