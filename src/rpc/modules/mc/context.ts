@@ -1,6 +1,6 @@
 // What the mc_* handlers need from the node, and how a block tag becomes a block or a state.
 
-import type { Block, Header, SignedTx, TxFields } from '../../../chain/types.js';
+import type { Block, SignedTx, TxFields } from '../../../chain/types.js';
 import type { BlockTag } from '../../../encoding/hex.js';
 import { notFound } from '../../../errors.js';
 import type { Blockchain } from '../../../blockchain/blockchain.js';
