@@ -45,7 +45,7 @@ import { WorkPackages } from '../miner/workPackages.js';
 import { filterMethods } from '../rpc/modules/mc/filters.js';
 import { FilterSystem } from '../filters/filterSystem.js';
 import { storedBlooms } from '../filters/blockBlooms.js';
-import type { McContext } from '../rpc/modules/mc/context.js';
+import { NodeBackend } from './mcBackend.js';
 import { txpoolMethods } from '../rpc/modules/txpool.js';
 import { personalMethods } from '../rpc/modules/personal.js';
 import { adminMethods, adminOverHttp } from '../rpc/modules/admin.js';
@@ -272,13 +272,10 @@ export class McNode {
     const network = new NodeNetwork({ config, log, nodeKey, chain, pool, decodeTx: decodeForPool });
     const submitter = new TxSubmitter(pool, () => scs);
     const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
-    const mc: McContext = {
-      chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice,
-      decodeRaw: decodeForPool,
-      signer,
-      submitter,
+    const backend = new NodeBackend({
+      chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice, decodeRaw: decodeForPool, signer, submitter,
       syncProgress: () => network.syncProgress(),
-    };
+    });
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => network.peerCount() };
     vnode.scsService = false; // true once the SCS endpoint runs
     const admin = {
@@ -293,7 +290,7 @@ export class McNode {
     // Method modules, one per namespace topic. New namespaces are added to this list.
     const common_modules = [
       adminChainMethods(chainFiles),
-      libxMethods(net), netMethods(net), infoMethods(mc), blockMethods(mc), stateMethods(mc), transactionMethods(mc),
+      libxMethods(net), netMethods(net), infoMethods(backend), blockMethods(backend), stateMethods(backend), transactionMethods(backend),
       filterMethods(filters), subscriptionMethods(subscriptions),
       miningMethods({ work, localHashrate: () => (miner.mining ? sealer.hashrate() : 0) }),
       minerMethods({
@@ -304,18 +301,18 @@ export class McNode {
           prices.setMinimum(price);
         },
       }),
-      txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
+      txpoolMethods(pool), personalMethods(keys, backend), adminMethods(admin), vnodeMethods(vnode),
     ];
-    common_modules.push(proofMethods(mc));
+    common_modules.push(proofMethods(backend));
     let precompiles: Map<string, unknown> | undefined; // on first use: the EVM library loads with the first EVM
     const traces = new TraceRunner({ world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules });
     common_modules.push(debugMethods({
-      mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
+      backend, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
       const state = await DevState.open(miner, world, pool, db);
-      mc.impersonation = state;
+      backend.impersonation = state;
       common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
     }
     // Namespaces with no method here (the dev controls without config.devControls) are not listed.

@@ -14,11 +14,11 @@ import { FourByteTracer } from '../../tracing/fourByteTracer.js';
 import { ParamError, blockTag, hash, method, objectParam, optional, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import { txRequest } from './mc/transactions.js';
-import { resolveBlock, type McContext } from './mc/context.js';
+import type { McBackend } from '../backend.js';
 import { formatCallFrame, formatFourByte, formatPrestate, formatStructTrace } from './debugFormat.js';
 
 export interface DebugContext {
-  mc: McContext;
+  backend: McBackend;
   traces: TraceRunner;
   isPrecompile: (address: Uint8Array) => boolean;
   coinbase: () => Uint8Array;
@@ -87,12 +87,12 @@ function traceOptions(ctx: DebugContext, v: unknown, i: number): TracerChoice {
 const options = (ctx: DebugContext): Codec<TracerChoice> => (v, i) => traceOptions(ctx, v, i);
 
 export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
-  const { chain } = ctx.mc;
+  const { backend } = ctx;
   const opts = optional(options(ctx));
   const defaults = (choice: TracerChoice | undefined) => choice ?? traceOptions(ctx, undefined, 1);
 
   const parentOf = async (block: Block) => {
-    const parent = await chain.getBlockByHash(block.header.parentHash);
+    const parent = await backend.blockByHash(block.header.parentHash);
     if (!parent) throw notFound(`parent of block ${block.header.number} not found`);
     return parent;
   };
@@ -106,7 +106,7 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
   };
 
   const minedBlock = async (tag: BlockTag) => {
-    const resolved = await resolveBlock(ctx.mc, tag);
+    const resolved = await backend.blockAt(tag);
     if (resolved?.kind === 'pending') throw unsupported('the pending block cannot be read here; name a mined block');
     return resolved?.block;
   };
@@ -114,7 +114,7 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
   return {
     debug_traceTransaction: method([hash, opts], async (txHash, choice) => {
       const c = defaults(choice);
-      const found = await chain.findTransaction(txHash);
+      const found = await backend.findTransaction(txHash);
       if (!found) throw notFound(`transaction ${bytesToHex(txHash)} not found`);
       const [result] = await ctx.traces.traceBlock((await parentOf(found.block)).header, found.block, [found.index], c.make, c.limits);
       return c.format(result as never);
@@ -123,15 +123,15 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
       const c = defaults(choice);
       const block = await minedBlock(tag ?? 'latest');
       if (!block) throw notFound('header not found');
-      const from = req.from ?? ctx.mc.wallet.accounts()[0];
+      const from = req.from ?? backend.accounts()[0];
       const result = await ctx.traces.traceCall({ ...req, from }, block.header, ctx.coinbase(), c.make(), c.limits);
       return c.format(result as never);
     }),
     debug_traceBlockByNumber: method([blockTag, opts], async (tag, choice) => traceBlock(await minedBlock(tag), defaults(choice))),
-    debug_traceBlockByHash: method([hash, opts], async (h, choice) => traceBlock(await chain.getBlockByHash(h), defaults(choice))),
+    debug_traceBlockByHash: method([hash, opts], async (h, choice) => traceBlock(await backend.blockByHash(h), defaults(choice))),
     debug_getRawTransaction: method([hash], async (txHash) => {
-      const found = await chain.findTransaction(txHash);
-      const tx = found ? found.block.transactions[found.index] : ctx.mc.pool.get(txHash);
+      const found = await backend.findTransaction(txHash);
+      const tx = found ? found.block.transactions[found.index] : backend.poolTransaction(txHash);
       return tx ? bytesToHex(tx.raw) : null;
     }),
     debug_getRawBlock: method([blockTag], async (tag) => {
@@ -147,7 +147,7 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
     debug_getRawReceipts: method([blockTag], async (tag) => {
       const block = await minedBlock(tag);
       if (!block) throw notFound('block not found');
-      const receipts = (await chain.getReceipts(block.hash)) ?? [];
+      const receipts = (await backend.receipts(block.hash)) ?? [];
       return receipts.map((r) => bytesToHex(encodeReceiptForRoot(r)));
     }),
   };
