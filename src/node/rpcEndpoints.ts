@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import { checkIpcPath } from '../config/load.js';
-import { Dispatcher, type StartGate } from '../rpc/dispatch.js';
+import { Dispatcher, StartGate } from '../rpc/dispatch.js';
 import { HttpRpcServer } from '../rpc/http.js';
 import type { HttpEndpoint } from '../rpc/httpEndpoint.js';
 import { IpcRpcServer } from '../rpc/ipc.js';
@@ -113,10 +113,14 @@ export class RpcEndpoints {
   private async startScs(): Promise<boolean> {
     const { config, scs } = this.deps;
     if (!scs) return false;
-    await scs.idStored(); // the endpoint names the SCS id: its key file is written now if it is new
+    // The endpoint names the SCS id: its first answer waits until the id's key file is written
+    // (new on a fresh datadir: tens of milliseconds of scrypt, off the node's own start). A failure
+    // to write it fails every app-chain write, which reports it.
+    const gate = new StartGate();
+    void Promise.all([this.deps.gate.opened, scs.idStored()]).then(() => gate.open(), () => gate.open());
     this.scsHttp = createScsServer({ scs, datadir: path.resolve(config.datadir) }, {
       host: config.scs.rpcAddr, port: config.scs.rpcPort, corsOrigins: config.rpc.corsDomain, vhosts: config.rpc.vhosts,
-      debug: config.verbosity >= 4, onCall: this.deps.rpcStats?.observe, gate: this.deps.gate,
+      debug: config.verbosity >= 4, onCall: this.deps.rpcStats?.observe, gate,
     });
     this.deps.addresses.scs = await this.scsHttp.start();
     return true;
