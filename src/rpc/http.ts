@@ -217,7 +217,11 @@ export class HttpRpcServer {
     else if (dispatcher === undefined || this.o.websocket === undefined) status = 404;
     else if (origin !== undefined && this.allowedOrigin(origin) === undefined) status = 403;
     if (status !== 0) {
-      socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.write(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      // node:http neither reads nor tracks a socket it has handed to 'upgrade': ended only on our
+      // side, it stayed open for as long as the client kept its side open, and stop() waited for it.
+      socket.resume();
+      lingerThenClose(socket as Socket);
       return;
     }
     this.o.websocket!.handleUpgrade(req, socket, head, dispatcher!);
@@ -346,17 +350,22 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, body:
 function lingerBeforeClose(socket: Socket): void {
   // node:http calls destroySoon() once the last reply of a connection is sent.
   socket.destroySoon = function lingeringClose(this: Socket): void {
-    const from = this.bytesRead;
-    this.end();
-    const check = setInterval(() => {
-      if (this.bytesRead - from > REFUSED_LINGER_BYTES) this.destroy();
-    }, 20);
-    const limit = setTimeout(() => this.destroy(), REFUSED_LINGER_MS);
-    this.once('close', () => {
-      clearInterval(check);
-      clearTimeout(limit);
-    });
+    lingerThenClose(this);
   };
+}
+
+/** Half-closes now; closes once the client has closed, or after the linger (time or bytes). */
+function lingerThenClose(socket: Socket): void {
+  const from = socket.bytesRead;
+  socket.end();
+  const check = setInterval(() => {
+    if (socket.bytesRead - from > REFUSED_LINGER_BYTES) socket.destroy();
+  }, 20);
+  const limit = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
+  socket.once('close', () => {
+    clearInterval(check);
+    clearTimeout(limit);
+  });
 }
 
 function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number, cors: string | undefined): void {

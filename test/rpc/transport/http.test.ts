@@ -346,3 +346,28 @@ t.test('stop() closes idle and busy connections promptly', async (t) => {
   await idleClosed;
   t.equal(await busy, 'dropped', 'the busy connection was closed');
 });
+
+t.test('a refused WebSocket upgrade is closed on the server side, though the client keeps its side open', async (t) => {
+  const d = new Dispatcher({ methods: testMethods() });
+  for (const fastPath of [true, false]) {
+    const server = new HttpRpcServer({ host: '127.0.0.1', port: 0, corsOrigins: [], vhosts: ['localhost'], route: () => d, fastPath });
+    const { port } = await server.start();
+    const c = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    c.on('error', () => undefined);
+    let text = '';
+    c.on('data', (b: Buffer) => (text += b.toString('latin1')));
+    const ended = new Promise<void>((resolve) => c.once('end', () => resolve()));
+    // No WebSocket handler on this server: the upgrade is refused (404).
+    c.write('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+    await ended;
+    t.match(text, /^HTTP\/1\.1 404 Not Found\r\n/, `fast path ${fastPath}: refused`);
+    // The client keeps its side open. The refused socket is neither read nor tracked by node:http:
+    // it stayed open as long as the client's, and stop() waited for it.
+    const outcome = await Promise.race([
+      server.stop().then(() => 'stopped'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000)),
+    ]);
+    t.equal(outcome, 'stopped', `fast path ${fastPath}: stop() completed`);
+    c.destroy();
+  }
+});
