@@ -84,6 +84,11 @@ export class HttpRpcServer {
     server.headersTimeout = requestTimeout;
     server.keepAliveTimeout = idleTimeout;
     server.maxConnections = MAX_HTTP_CONNECTIONS; // counts fast-path connections too: one listener
+    // A client may half-close once its requests are sent (`printf … | nc`, some proxies): every
+    // request already whole is answered before the connection closes, as geth's server does.
+    // node:http's default ends the socket at the FIN and drops the replies not written yet, which
+    // ones depending on timing. (An undocumented property of the server, there since node 0.x and untyped.)
+    (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
     const fast = this.o.fastPath === false ? undefined : this.fastPathFor(server, requestTimeout, idleTimeout);
     return new Promise((resolve, reject) => {

@@ -371,3 +371,23 @@ t.test('a refused WebSocket upgrade is closed on the server side, though the cli
     c.destroy();
   }
 });
+
+t.test('a client that half-closes after its requests gets every reply, then the close', async (t) => {
+  const body = (id: number, method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+  const head = (b: string) => `POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${b.length}\r\n\r\n${b}`;
+  for (const fastPath of [true, false]) {
+    const { port } = await serve(t, { fastPath });
+    const c = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    c.on('error', () => undefined);
+    let text = '';
+    c.on('data', (b: Buffer) => (text += b.toString('latin1')));
+    const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
+    // The first call is still running when the FIN arrives: node:http's default would end the
+    // socket then, and drop both replies.
+    c.end(head(body(1, 'slow', [100, 'first'])) + head(body(2, 'echo', ['second'])));
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    const bodies = [...text.matchAll(/\r\n\r\n(\{[^\r]*?\})(?=HTTP|$)/g)].map((m) => m[1]);
+    t.same(bodies, ['{"jsonrpc":"2.0","id":1,"result":"first"}', '{"jsonrpc":"2.0","id":2,"result":["second"]}'], `fast path ${fastPath}`);
+    t.equal(c.destroyed, true, 'then closed');
+  }
+});
