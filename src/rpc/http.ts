@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from './dispatch.js';
-import { HttpFastPath } from './httpFastPath.js';
+import { HttpFastPath, type FastPathCounts } from './httpFastPath.js';
 import { MAX_REQUEST_BYTES } from './jsonLimits.js';
 import type { CallContext } from './types.js';
 
@@ -25,6 +25,8 @@ export interface HttpServerOptions {
   websocket?: UpgradeHandler;
   /** Answer simple JSON POSTs without node:http (default true; false for A/B runs and tests). */
   fastPath?: boolean;
+  /** where the fast path counts what it did (endpoints may share one); the server's own otherwise */
+  fastPathCounts?: FastPathCounts;
   /** Whole-request deadline (default 30 s) and keep-alive idle limit (default 120 s); tests shorten them. */
   requestTimeoutMs?: number;
   idleTimeoutMs?: number;
@@ -58,8 +60,11 @@ export class HttpRpcServer {
   private readonly vhosts: ReadonlySet<string>;
   private readonly anyOrigin: boolean;
   private readonly origins: ReadonlySet<string>;
+  /** requests the fast path answered and connections it handed to node:http */
+  readonly fastPathCounts: FastPathCounts;
 
   constructor(private readonly o: HttpServerOptions) {
+    this.fastPathCounts = o.fastPathCounts ?? { requests: 0, handOvers: 0 };
     this.bodyLimit = o.bodyLimit ?? MAX_REQUEST_BYTES;
     this.anyHost = o.vhosts.includes('*');
     this.vhosts = new Set(o.vhosts.map((h) => h.toLowerCase()));
@@ -146,6 +151,7 @@ export class HttpRpcServer {
         for (const listener of nodeListeners) listener.call(server, socket);
         if (deadline !== undefined) this.carryDeadline(socket, deadline);
       },
+      this.fastPathCounts,
     );
     server.on('connection', (socket: Socket) => fast.accept(socket));
     return fast;
