@@ -23,7 +23,7 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** Takes WebSocket upgrades that pass the host, path and origin rules (ws.ts); absent: refused. */
   websocket?: UpgradeHandler;
-  /** Answer simple JSON POSTs without node:http (default true; false for A/B runs and tests). */
+  /** Answer simple JSON POSTs without node:http (default true; `--http.fastpath=false` turns it off). */
   fastPath?: boolean;
   /** where the fast path counts what it did (endpoints may share one); the server's own otherwise */
   fastPathCounts?: FastPathCounts;
