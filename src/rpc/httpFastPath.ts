@@ -87,14 +87,15 @@ export class HttpFastPath {
 }
 
 /** What the bytes not yet answered are, read as far as they go. */
-const enum Verdict {
+const Verdict = {
   /** complete simple requests only (or nothing) */
-  Complete,
+  Complete: 0,
   /** complete simple requests, then the start of one that can still be simple */
-  Partial,
+  Partial: 1,
   /** something node:http must judge */
-  Other,
-}
+  Other: 2,
+} as const;
+type Verdict = (typeof Verdict)[keyof typeof Verdict];
 
 class FastConnection {
   /** bytes received and not yet answered, if any */
