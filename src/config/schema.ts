@@ -76,6 +76,8 @@ export interface Config {
     minimumDifficulty: bigint;
   };
   rpc: { enabled: boolean; addr: string; port: number; api: RpcNamespace[]; corsDomain: string[]; vhosts: string[] };
+  /** every HTTP endpoint (--rpc, --ws, SCS): the fast path in front of node:http (docs/design/http-fast-path.md) */
+  http: { fastPath: boolean };
   /** `path` is made absolute by the loader: relative to `datadir` (itself relative to the working directory) */
   ipc: { disabled: boolean; path: string };
   /** the separate WebSocket endpoint (the HTTP port takes WebSocket upgrades anyway) */
@@ -242,6 +244,9 @@ export const schema: Schema = {
     api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat'], 'namespaces served over HTTP', ['rpcapi']),
     corsDomain: opt(list(str('<origin>')), [], 'browser origins allowed to call (CORS); * for any', ['rpccorsdomain']),
     vhosts: opt(list(str('<host>')), ['localhost'], 'accepted Host header names; * for any (IP literals always pass)', ['rpcvhosts']),
+  },
+  http: {
+    fastPath: opt(bool, true, 'answer plain JSON-RPC POSTs on the fast path in front of node:http, on every HTTP endpoint (false: node:http answers every request)'),
   },
   ws: {
     enabled: opt(bool, false, 'serve JSON-RPC over WebSocket on its own port (the HTTP port takes WebSocket upgrades anyway)', ['ws']),

@@ -15,6 +15,8 @@ export interface NodeMetricSources {
   /** the chain database directory */
   chaindata: string;
   rpc: RpcStats;
+  /** what the HTTP fast path did, over every HTTP endpoint */
+  httpFastPath: { readonly requests: number; readonly handOvers: number };
   /** event-loop delay windows (default: started here) */
   loop?: LoopDelay;
 }
@@ -32,6 +34,9 @@ export function nodeMetrics(src: NodeMetricSources): MetricsRegistry {
     .gauge(`${p}_miner_hashrate`, 'Local proof-of-work hashes per second', () => Math.round(src.hashrate()))
     .gauge(`${p}_miner_mining`, '1 while local workers seal blocks', () => (src.mining() ? 1 : 0))
     .gauge(`${p}_db_size_bytes`, 'Size of the chain database directory (refreshed every 5 s)', dbSize);
+  const counter = (name: string, help: string, read: () => number) => registry.add({ name, help, type: 'counter', samples: () => [{ value: read() }] });
+  counter(`${p}_http_fastpath_requests_total`, 'HTTP JSON-RPC requests answered by the fast path (node:http answers the rest)', () => src.httpFastPath.requests);
+  counter(`${p}_http_fastpath_handovers_total`, 'HTTP connections the fast path handed to node:http', () => src.httpFastPath.handOvers);
   addProcessMetrics(registry, src.loop ?? watchLoopDelay());
   for (const family of src.rpc.families(p)) registry.add(family);
   return registry;

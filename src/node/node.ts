@@ -235,10 +235,13 @@ export class McNode {
     const endpoints: NodeEndpoints = {};
     const gate = new StartGate();
     const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
+    const fastPathCounts = { requests: 0, handOvers: 0 };
     const http: HttpEndpoint = new HttpEndpoint({
       methods: () => methods.http,
       vhosts: config.rpc.vhosts,
       debug: config.verbosity >= 4,
+      fastPath: config.http.fastPath,
+      fastPathCounts,
       onCall: rpcStats?.observe,
       gate,
       log,
@@ -327,11 +330,11 @@ export class McNode {
     for (const [name, m] of Object.entries(adminOverHttp)) methods.http.set(name, m);
 
     const rpc = new RpcEndpoints({
-      config, methods, http, addresses: endpoints, rpcStats, scs, gate,
+      config, methods, http, addresses: endpoints, rpcStats, fastPathCounts, scs, gate,
       metrics: rpcStats && (() => nodeMetrics({
         version: VERSION, headNumber: () => chain.head.header.number, poolCounts: () => pool.counts(),
         hashrate: () => (miner.mining ? sealer.hashrate() : 0), mining: () => miner.mining,
-        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats,
+        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats, httpFastPath: fastPathCounts,
       })),
     });
     const node = new McNode({

@@ -198,3 +198,13 @@ t.test('loading writes nothing', async (t) => {
   t.equal(fs.existsSync(datadir), false);
   t.same(fs.readdirSync(dir), []);
 });
+
+t.test('http.fastPath: on by default; the flag in every boolean form, the env name, the config file', async (t) => {
+  t.equal(load([]).http.fastPath, true);
+  t.equal(load(['--http.fastpath=false']).http.fastPath, false);
+  t.equal(load(['--http.fastpath', 'false']).http.fastPath, false);
+  t.equal(load(['--http.fastPath', 'false', '--http.fastpath']).http.fastPath, true, 'bare flag: true; the last wins');
+  t.equal(load([], { MCNODE_HTTP_FASTPATH: 'false' }).http.fastPath, false);
+  const dir = t.testdir({ 'c.json': JSON.stringify({ http: { fastPath: false } }) });
+  t.equal(load(['--config', path.join(dir, 'c.json')]).http.fastPath, false);
+});
