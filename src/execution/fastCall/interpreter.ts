@@ -335,6 +335,10 @@ export function execute(e: Engine, f: Frame): number {
           err = ERR_OOG;
           break;
         }
+        if (sp < 2) {
+          err = ERR_UNDERFLOW;
+          break;
+        }
         grow(f, words, p);
         writeWord(f, Number(offset), stack[sp - 2]);
         sp -= 2;
@@ -346,6 +350,10 @@ export function execute(e: Engine, f: Frame): number {
         gas -= fee[op] + memoryCost(f, words, p);
         if (gas < 0) {
           err = ERR_OOG;
+          break;
+        }
+        if (sp < 2) {
+          err = ERR_UNDERFLOW;
           break;
         }
         grow(f, words, p);
