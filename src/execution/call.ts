@@ -76,7 +76,6 @@ export class CallExecutor {
   constructor(
     private readonly world: WorldState,
     private readonly makeEvm: (sm: StateManagerInterface) => Promise<EVM>,
-    private readonly coinbase: () => Uint8Array,
     /** run calls on our own interpreter where it implements the chain's rules (false: always the library) */
     private readonly fastCalls = true,
   ) {}
@@ -143,7 +142,8 @@ export class CallExecutor {
     const intrinsic = intrinsicGas(data, isCreation);
     const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
-    const miner = isZero(header.miner) ? this.coinbase() : header.miner;
+    // The block's own beneficiary: the pending block's is the node's coinbase, block 0's is genesis's.
+    const miner = header.miner;
     const fast = ctx.fast;
     if (fast !== undefined) {
       let status = S_ABORT;
@@ -272,11 +272,6 @@ class AddressWords {
     this.next = (this.next + 1) % 4;
     return word;
   }
-}
-
-function isZero(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
 }
 
 function callError(out: CallOutcome): NodeError {

@@ -221,7 +221,7 @@ export class McNode {
     const work = new WorkPackages(nodes, chain, pool, miner, pow);
     pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
     chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
-    const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
+    const calls = new CallExecutor(world, (sm) => builder.createEvm(sm));
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
 
@@ -310,7 +310,7 @@ export class McNode {
     let precompiles: Map<string, unknown> | undefined; // on first use: the EVM library loads with the first EVM
     const traces = new TraceRunner({ world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules });
     common_modules.push(debugMethods({
-      backend, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
+      backend, traces, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));

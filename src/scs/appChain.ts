@@ -59,7 +59,7 @@ export class AppChain {
     private readonly deps: AppChainDeps,
   ) {
     this.key = bytesToHex(stored.spec.address);
-    this.calls = new CallExecutor(deps.world, (sm) => this.makeEvm(sm), () => deps.scsId);
+    this.calls = new CallExecutor(deps.world, (sm) => this.makeEvm(sm));
   }
 
   static async load(stored: StoredChain, deps: AppChainDeps): Promise<AppChain> {

@@ -70,8 +70,8 @@ export class TraceRunner {
     return results;
   }
 
-  /** Traces a message on `header`'s state, as mc_call runs it (no balance check for gas). */
-  async traceCall<R>(req: CallRequest, header: Header, coinbase: Uint8Array, tracer: Tracer<R>, limits: TraceLimits): Promise<R> {
+  /** Traces a message on `header`'s state, as mc_call runs it (no balance check for gas, the block's own miner). */
+  async traceCall<R>(req: CallRequest, header: Header, tracer: Tracer<R>, limits: TraceLimits): Promise<R> {
     const nodes = this.deps.scratchNodes();
     const sm = await this.deps.world.stateManagerAt(header.stateRoot, nodes);
     const evm = await this.deps.makeEvm(sm);
@@ -80,7 +80,7 @@ export class TraceRunner {
     const intrinsic = intrinsicGas(data, req.to === undefined);
     if (gas < intrinsic) throw new NodeError(ErrorKind.TxRejected, `intrinsic gas too low: have ${gas}, want ${intrinsic}`);
     const from = req.from ?? new Uint8Array(20);
-    const miner = header.miner.some((b) => b !== 0) ? header.miner : coinbase;
+    const miner = header.miner;
     const traced: TracedTx = { from, to: req.to, value: req.value ?? 0n, gas, gasPrice: req.gasPrice ?? 0n, data, coinbase: miner };
     const before = tracer.wantsStates ? await this.deps.world.stateManagerAt(header.stateRoot, nodes) : undefined;
     tracer.begin?.(traced);

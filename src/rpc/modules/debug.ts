@@ -21,7 +21,6 @@ export interface DebugContext {
   backend: McBackend;
   traces: TraceRunner;
   isPrecompile: (address: Uint8Array) => boolean;
-  coinbase: () => Uint8Array;
 }
 
 /** A tracer with its formatter: what one traced transaction produces on the wire. */
@@ -124,7 +123,7 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
       const block = await minedBlock(tag ?? 'latest');
       if (!block) throw notFound('header not found');
       const from = req.from ?? backend.accounts()[0];
-      const result = await ctx.traces.traceCall({ ...req, from }, block.header, ctx.coinbase(), c.make(), c.limits);
+      const result = await ctx.traces.traceCall({ ...req, from }, block.header, c.make(), c.limits);
       return c.format(result as never);
     }),
     debug_traceBlockByNumber: method([blockTag, opts], async (tag, choice) => traceBlock(await minedBlock(tag), defaults(choice))),

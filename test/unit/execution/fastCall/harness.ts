@@ -107,8 +107,8 @@ export function pairFor(fork: string, sm: MerkleStateManager): Pair {
   const makeEvm = (view: Parameters<typeof createChainEvm>[1]) => createChainEvm(common, view, blocks);
   return {
     fork,
-    fast: new CallExecutor(world, makeEvm, () => addr(COINBASE)),
-    library: new CallExecutor(world, makeEvm, () => addr(COINBASE), false),
+    fast: new CallExecutor(world, makeEvm),
+    library: new CallExecutor(world, makeEvm, false),
   };
 }
 
