@@ -8,7 +8,9 @@
 // `_executeCall` copies the message with another slow spread (~20 µs); where no EIP that adds
 // charges to a call frame is active, ours runs the same steps and passes the message on as it is.
 // The jump-destination analysis is kept per code array (a WeakMap, so it lives as long as the
-// caches holding the code) instead of being redone on every call.
+// caches holding the code) instead of being redone on every call. Our interpreter subclass also
+// gives REVERT a step event that reads only memory the run has paid for (the library's reads the
+// whole range before charging it, growing memory to whatever the stack names).
 
 import { EVM, EVMError, NobleBN254, type EVMOpts, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
@@ -17,9 +19,15 @@ import { Account, createZeroAddress } from '@ethereumjs/util';
 interface InterpreterLike {
   _result: { logs: unknown[]; returnValue?: Uint8Array; selfdestruct: Map<unknown, unknown>; createdAddresses?: Set<string> };
   _env: Record<string, unknown>;
+  _runState: { opCode: number; memory: MemoryLike };
   run(code: Uint8Array, opts: object): Promise<{ runState: Record<string, unknown> & { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }; exceptionError?: EVMError }>;
+  _runStepHook(dynamicFee: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void>;
   _getValidJumpDestinations(code: Uint8Array): JumpAnalysis;
   lookupOpInfo(op: number): unknown;
+}
+interface MemoryLike {
+  _store: Uint8Array;
+  read(offset: number, size: number, avoidCopy?: boolean): Uint8Array;
 }
 type InterpreterClass = new (...args: unknown[]) => InterpreterLike;
 interface JumpAnalysis { jumps: Uint8Array; pushes: Record<number, bigint>; opcodesCached: unknown[] }
@@ -41,7 +49,32 @@ function cachingSubclass(Base: InterpreterClass): InterpreterClass {
       analyses.set(code, { table, analysis });
       return analysis;
     }
+
+    // The library's step event reads REVERT's whole range (for its `error` field) before the gas
+    // for it is charged: an unpayable range fails the trace with a RangeError, a large one grows
+    // memory by as much. Here the read sees only the memory paid for (the rest reads as zeros), and
+    // nothing when the op's cost (memory included) exceeds the gas left: it fails out of gas next.
+    override _runStepHook(dynamicFee: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> {
+      const state = this._runState;
+      if (state.opCode !== 0xfd) return super._runStepHook(dynamicFee, gasLeft, memoryWords);
+      const memory = state.memory;
+      const paid = Number(memoryWords) * 32;
+      state.memory = {
+        _store: memory._store,
+        read: (offset, size) => (dynamicFee > gasLeft ? new Uint8Array(0) : paidRange(memory._store, paid, offset, size)),
+      };
+      return super._runStepHook(dynamicFee, gasLeft, memoryWords).finally(() => {
+        state.memory = memory;
+      });
+    }
   };
+}
+
+/** `size` bytes at `offset` of memory of which `paid` bytes exist, zeros past them. */
+function paidRange(store: Uint8Array, paid: number, offset: number, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  if (offset < paid) out.set(store.subarray(offset, Math.min(paid, offset + size)));
+  return out;
 }
 
 /**
