@@ -2,7 +2,8 @@
 // transaction. Each state root keeps a warm context: a call view, the library EVM over it and our
 // own interpreter (fastCall/) over the same view. A message runs on ours where it implements the
 // chain's rules, on the library otherwise; calls on a context run one at a time, and their writes
-// are forgotten afterwards, so nothing leaks into the stored state.
+// are forgotten afterwards, so nothing leaks into the stored state. Every call and every estimate
+// runs under a clock (runClock.ts) and the gas cap.
 
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
@@ -16,6 +17,7 @@ import type { WorldState } from '../state/worldState.js';
 import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
+import { RunClock, withClock } from './runClock.js';
 import { Engine, type FastBlock, type FastOutcome } from './fastCall/engine.js';
 import { S_ABORT, S_HALT, S_NEED } from './fastCall/frame.js';
 import { callRules } from './fastCall/rules.js';
@@ -39,13 +41,29 @@ export interface CallOutcome {
   error?: string;
 }
 
-/** The gas a call gets when it names none (the real node's 50,000,000). */
+/** How calls run: the interpreter's switch, and the bounds of one call or estimate. */
+export interface CallOptions {
+  /** run messages on our interpreter where it implements the chain's rules (default true; false: always the library) */
+  fastCall?: boolean;
+  /** milliseconds one call or one whole estimate may run (0 or absent: no limit) */
+  timeoutMs?: number;
+  /** most gas a message may use; more is lowered to it (geth's RPCGasCap; default CALL_GAS_CAP; 0: no cap) */
+  gasCap?: bigint;
+}
+
+/** The gas a call gets when it names none and no cap applies (the real node's 50,000,000). */
 export const DEFAULT_CALL_GAS = 50_000_000n;
 /**
- * The most gas a call may use, whatever it asks for (geth's RPCGasCap): without it one mc_call
- * with a huge gas value can expand EVM memory to gigabytes and take the node down.
+ * The most gas a call may use by default, whatever it asks for (geth's RPCGasCap): without it one
+ * mc_call with a huge gas value can expand EVM memory to gigabytes and take the node down.
  */
 export const CALL_GAS_CAP = 50_000_000n;
+
+/** The gas a message runs with: what it asks for, lowered to `cap` (0: none); the cap when it asks for none. */
+export function callGas(requested: bigint | undefined, cap: bigint): bigint {
+  if (requested === undefined) return cap > 0n ? cap : DEFAULT_CALL_GAS;
+  return cap > 0n && requested > cap ? cap : requested;
+}
 
 const ZERO_ADDRESS = new Uint8Array(20);
 const EMPTY = new Uint8Array(0);
@@ -68,17 +86,28 @@ interface BlockSource {
   getBlock(number: number): Promise<{ hash(): Uint8Array }>;
 }
 
+/** How one message runs: under this clock (a new one when absent). */
+interface RunMode {
+  clock?: RunClock;
+}
+
 export class CallExecutor {
   private readonly contexts = new Lru<string, Promise<Context>>(4);
   /** messages run on our interpreter / on the library EVM / sent to the library by a fault in ours */
   readonly stats = { fast: 0, library: 0, faults: 0 };
+  private readonly fastCalls: boolean;
+  private readonly timeoutMs: number;
+  private readonly gasCap: bigint;
 
   constructor(
     private readonly world: WorldState,
     private readonly makeEvm: (sm: StateManagerInterface) => Promise<EVM>,
-    /** run calls on our own interpreter where it implements the chain's rules (false: always the library) */
-    private readonly fastCalls = true,
-  ) {}
+    options: CallOptions = {},
+  ) {
+    this.fastCalls = options.fastCall ?? true;
+    this.timeoutMs = options.timeoutMs !== undefined && options.timeoutMs > 0 ? options.timeoutMs : Infinity;
+    this.gasCap = options.gasCap ?? CALL_GAS_CAP;
+  }
 
   /** The last root asked for and its context (once made): calls at the head skip the hex key, the LRU and an await. */
   private last: { root: Uint8Array; ctx: Promise<Context>; ready?: Context } | undefined;
@@ -111,7 +140,7 @@ export class CallExecutor {
   }
 
   /** Runs the message on `state`'s block; the pending block's state gets a fresh view, stored roots a warm one. */
-  async run(req: CallRequest, state: CallState): Promise<CallOutcome> {
+  async run(req: CallRequest, state: CallState, mode: RunMode = {}): Promise<CallOutcome> {
     const { header, pendingState } = state;
     let ctx: Context;
     if (pendingState) ctx = await this.newContext(new CallStateView(pendingState));
@@ -121,11 +150,11 @@ export class CallExecutor {
     }
     // Nothing running on this context: a message that needs no loads finishes right here.
     if (ctx.busy === 0) {
-      const out = this.execute(ctx, req, header);
+      const out = this.execute(ctx, req, header, mode);
       if (!(out instanceof Promise)) return out;
       return this.track(ctx, out);
     }
-    return this.track(ctx, ctx.queue.then(() => this.execute(ctx, req, header)));
+    return this.track(ctx, ctx.queue.then(() => this.execute(ctx, req, header, mode)));
   }
 
   private track(ctx: Context, job: Promise<CallOutcome>): Promise<CallOutcome> {
@@ -136,14 +165,15 @@ export class CallExecutor {
   }
 
   /** The message on our interpreter, or (when it cannot) on the library; synchronous when it needs no state loads. */
-  private execute(ctx: Context, req: CallRequest, header: Header): CallOutcome | Promise<CallOutcome> {
+  private execute(ctx: Context, req: CallRequest, header: Header, mode: RunMode): CallOutcome | Promise<CallOutcome> {
     const data = req.data ?? EMPTY;
     const isCreation = req.to === undefined;
     const intrinsic = intrinsicGas(data, isCreation);
-    const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
+    const gas = callGas(req.gas, this.gasCap);
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
     // The block's own beneficiary: the pending block's is the node's coinbase, block 0's is genesis's.
     const miner = header.miner;
+    const clock = mode.clock ?? new RunClock(this.timeoutMs);
     const fast = ctx.fast;
     if (fast !== undefined) {
       let status = S_ABORT;
@@ -154,32 +184,35 @@ export class CallExecutor {
             value: req.value ?? 0n, data, gasLimit: Number(gas - intrinsic), gasPrice: req.gasPrice ?? 0n,
           },
           this.blockOf(header, miner),
+          clock,
         );
-      } catch {
+      } catch (err) {
+        if (clock.expired) throw err;
         this.stats.faults++;
       }
       if (status === S_HALT) return this.fastOutcome(fast.outcome!, intrinsic);
-      if (status === S_NEED) return this.completeFast(ctx, fast, req, header, data, gas, intrinsic, miner);
+      if (status === S_NEED) return this.completeFast(ctx, fast, req, header, data, gas, intrinsic, clock);
     }
-    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner);
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
   }
 
   /**
-   * A fast message that waits for state: loaded and finished on our interpreter, or run on the
-   * library when it meets something ours does not implement, or an unexpected fault (a call has
-   * no side effects, so the library simply runs it from the start).
+   * A fast message that waits for state or for its clock: finished on our interpreter, or run on
+   * the library when it meets something ours does not implement, or an unexpected fault (a call
+   * has no side effects, so the library simply runs it from the start, under the same clock).
    */
   private async completeFast(
-    ctx: Context, fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array,
+    ctx: Context, fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, clock: RunClock,
   ): Promise<CallOutcome> {
     let out: FastOutcome | undefined;
     try {
       out = await fast.complete();
-    } catch {
+    } catch (err) {
+      if (clock.expired) throw err;
       this.stats.faults++;
     }
     if (out !== undefined) return this.fastOutcome(out, intrinsic);
-    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner);
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
   }
 
   private fastOutcome(out: FastOutcome, intrinsic: bigint): CallOutcome {
@@ -188,13 +221,13 @@ export class CallExecutor {
   }
 
   private async runLibrary(
-    ctx: Context, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array,
+    ctx: Context, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, clock: RunClock,
   ): Promise<CallOutcome> {
     this.stats.library++;
     const caller = new Address(req.from ?? ZERO_ADDRESS);
     const target = req.to === undefined ? undefined : new Address(req.to);
     try {
-      const result = await ctx.evm.runCall({
+      const result = await withClock(ctx.evm, clock, () => ctx.evm.runCall({
         caller,
         origin: caller,
         to: target,
@@ -203,8 +236,8 @@ export class CallExecutor {
         gasLimit: gas - intrinsic,
         gasPrice: req.gasPrice ?? 0n,
         skipBalance: true,
-        block: evmBlock({ number: header.number, timestamp: header.timestamp, miner, difficulty: header.difficulty, gasLimit: header.gasLimit }),
-      });
+        block: evmBlock({ number: header.number, timestamp: header.timestamp, miner: header.miner, difficulty: header.difficulty, gasLimit: header.gasLimit }),
+      }));
       const exec = result.execResult;
       return {
         returnValue: exec.returnValue,
@@ -236,9 +269,17 @@ export class CallExecutor {
     return out.returnValue;
   }
 
-  /** Smallest gas that lets the message succeed, searched between intrinsic gas and `cap`. */
-  async estimateGas(req: CallRequest, state: CallState, cap: bigint): Promise<bigint> {
-    const attempt = (gas: bigint) => this.run({ ...req, gas }, state);
+  /**
+   * mc_estimateGas: the smallest gas that lets the message succeed, searched between intrinsic gas
+   * and `cap` (lowered to the gas cap). The whole search runs under one clock.
+   */
+  async estimateGas(req: CallRequest, state: CallState, requestedCap: bigint): Promise<bigint> {
+    const clock = new RunClock(this.timeoutMs);
+    const cap = this.gasCap > 0n && requestedCap > this.gasCap ? this.gasCap : requestedCap;
+    const attempt = (gas: bigint) => {
+      clock.check();
+      return this.run({ ...req, gas }, state, { clock });
+    };
     const top = await attempt(cap);
     if (top.error) {
       if (top.error === 'revert') throw callError(top);

@@ -8,19 +8,25 @@
 // `_executeCall` copies the message with another slow spread (~20 µs); where no EIP that adds
 // charges to a call frame is active, ours runs the same steps and passes the message on as it is.
 // The jump-destination analysis is kept per code array (a WeakMap, so it lives as long as the
-// caches holding the code) instead of being redone on every call. Our interpreter subclass also
-// gives REVERT a step event that reads only memory the run has paid for (the library's reads the
-// whole range before charging it, growing memory to whatever the stack names).
+// caches holding the code) instead of being redone on every call.
+//
+// Every interpreter is our subclass, which adds two things the library lacks: the run's clock
+// (execution/runClock.ts: a deadline, and turns of the event loop during a long run) and a step
+// event for REVERT that reads only memory the run has paid for (the library's reads the whole
+// range before charging it, growing memory to whatever the stack names).
 
 import { EVM, EVMError, NobleBN254, type EVMOpts, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
+import { LIBRARY_STEP, type ClockedEvm } from './runClock.js';
 
 /** The library's Interpreter, as much of it as this file touches (the package does not export it). */
 interface InterpreterLike {
+  _evm: EVM & ClockedEvm;
   _result: { logs: unknown[]; returnValue?: Uint8Array; selfdestruct: Map<unknown, unknown>; createdAddresses?: Set<string> };
   _env: Record<string, unknown>;
   _runState: { opCode: number; memory: MemoryLike };
   run(code: Uint8Array, opts: object): Promise<{ runState: Record<string, unknown> & { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }; exceptionError?: EVMError }>;
+  runStep(opcode?: unknown): Promise<void>;
   _runStepHook(dynamicFee: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void>;
   _getValidJumpDestinations(code: Uint8Array): JumpAnalysis;
   lookupOpInfo(op: number): unknown;
@@ -48,6 +54,17 @@ function cachingSubclass(Base: InterpreterClass): InterpreterClass {
       const analysis = super._getValidJumpDestinations(code);
       analyses.set(code, { table, analysis });
       return analysis;
+    }
+
+    // The run's clock, every few hundred steps: past the deadline it throws (not an EVM error, so
+    // the whole run stops), after a slice it waits for a turn of the event loop.
+    override runStep(opcode?: unknown): Promise<void> {
+      const clock = this._evm.runClock;
+      if (clock !== undefined && (clock.steps -= LIBRARY_STEP) <= 0) {
+        const turn = clock.tick();
+        if (turn !== undefined) return turn.then(() => super.runStep(opcode));
+      }
+      return super.runStep(opcode);
     }
 
     // The library's step event reads REVERT's whole range (for its `error` field) before the gas
@@ -193,5 +210,14 @@ export class ChainEvm extends EVM {
       gasRefund: state.gasRefund,
       stateGasSpilled: state.stateGasSpilled,
     } as unknown as ExecResult;
+  }
+
+  /**
+   * The package does not export its Interpreter class; the result of a run carries it. A STOP run
+   * on the first EVM made learns it (before anyone listens to its events), so that every real run
+   * runs on our subclass, with the clock.
+   */
+  async prepare(): Promise<void> {
+    if (CachingInterpreter === undefined) await this.runCode({ code: Uint8Array.of(0x00), gasLimit: 0n });
   }
 }

@@ -19,7 +19,7 @@ import { Miner, type SealFunction } from '../miner/miner.js';
 import { PendingBlockCache } from '../miner/pendingBlock.js';
 import { Sealer } from '../miner/sealer.js';
 import type { PowEngine } from '../consensus/powEngine.js';
-import { CallExecutor } from '../execution/call.js';
+import { CallExecutor, type CallOptions } from '../execution/call.js';
 import { Wallet } from '../accounts/wallet.js';
 import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from '../accounts/keystore.js';
 import { KeyManager } from '../accounts/keyManager.js';
@@ -221,7 +221,9 @@ export class McNode {
     const work = new WorkPackages(nodes, chain, pool, miner, pow);
     pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
     chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
-    const calls = new CallExecutor(world, (sm) => builder.createEvm(sm));
+    // Calls and estimates (main chain and app chains): the interpreter's switch and geth's bounds.
+    const callOptions: CallOptions = { fastCall: config.rpc.fastCall, timeoutMs: config.rpc.evmTimeout, gasCap: config.rpc.gasCap };
+    const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), callOptions);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
 
@@ -264,7 +266,7 @@ export class McNode {
       ? await ScsService.open(
         {
           db, common, scsId: scsId.id, storeId: scsId.stored, vnodeAddress: vnode.address, defaultOwner: vnode.address,
-          mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log,
+          mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log, calls: callOptions,
         },
         config.appChains,
       )
@@ -308,9 +310,11 @@ export class McNode {
     ];
     common_modules.push(proofMethods(backend));
     let precompiles: Map<string, unknown> | undefined; // on first use: the EVM library loads with the first EVM
-    const traces = new TraceRunner({ world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules });
+    const traces = new TraceRunner({
+      world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules, gasCap: config.rpc.gasCap,
+    });
     common_modules.push(debugMethods({
-      backend, traces, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
+      backend, traces, defaultTimeoutMs: config.rpc.evmTimeout, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
