@@ -3,7 +3,8 @@
 // own interpreter (fastCall/) over the same view. A message runs on ours where it implements the
 // chain's rules, on the library otherwise; calls on a context run one at a time, and their writes
 // are forgotten afterwards, so nothing leaks into the stored state. Every call and every estimate
-// runs under a clock (runClock.ts) and the gas cap.
+// runs under a clock (runClock.ts) and the gas cap; one request in `verifyEvery` is also answered
+// by the library, which is the reference (docs/design/call-interpreter.md).
 
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
@@ -17,6 +18,7 @@ import type { WorldState } from '../state/worldState.js';
 import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
+import { CallMonitor } from './callMonitor.js';
 import { RunClock, withClock } from './runClock.js';
 import { Engine, type FastBlock, type FastOutcome } from './fastCall/engine.js';
 import { S_ABORT, S_HALT, S_NEED } from './fastCall/frame.js';
@@ -39,16 +41,22 @@ export interface CallOutcome {
   gasUsed: bigint;
   /** EVM error text (e.g. "revert", "out of gas"); undefined on success */
   error?: string;
+  /** which engine answered */
+  engine?: 'interpreter' | 'library';
 }
 
-/** How calls run: the interpreter's switch, and the bounds of one call or estimate. */
+/** How calls run: the interpreter's switch and verification, and the bounds of one call or estimate. */
 export interface CallOptions {
   /** run messages on our interpreter where it implements the chain's rules (default true; false: always the library) */
   fastCall?: boolean;
+  /** re-run one interpreter answer in N on the library EVM, compare, and answer with the library's (0: never) */
+  verifyEvery?: number;
   /** milliseconds one call or one whole estimate may run (0 or absent: no limit) */
   timeoutMs?: number;
   /** most gas a message may use; more is lowered to it (geth's RPCGasCap; default CALL_GAS_CAP; 0: no cap) */
   gasCap?: bigint;
+  /** counters and log of the interpreter's faults, fallbacks and disagreements (shared by a node's executors) */
+  monitor?: CallMonitor;
 }
 
 /** The gas a call gets when it names none and no cap applies (the real node's 50,000,000). */
@@ -86,18 +94,23 @@ interface BlockSource {
   getBlock(number: number): Promise<{ hash(): Uint8Array }>;
 }
 
-/** How one message runs: under this clock (a new one when absent). */
+/** How one message runs: under this clock (a new one when absent), on the library only or as chosen. */
 interface RunMode {
   clock?: RunClock;
+  library?: boolean;
 }
 
 export class CallExecutor {
   private readonly contexts = new Lru<string, Promise<Context>>(4);
-  /** messages run on our interpreter / on the library EVM / sent to the library by a fault in ours */
-  readonly stats = { fast: 0, library: 0, faults: 0 };
+  /** messages this executor ran on our interpreter / on the library EVM */
+  readonly stats = { fast: 0, library: 0 };
+  readonly monitor: CallMonitor;
   private readonly fastCalls: boolean;
+  private readonly verifyEvery: number;
   private readonly timeoutMs: number;
   private readonly gasCap: bigint;
+  /** requests seen, for verifying one in `verifyEvery` */
+  private requests = 0;
 
   constructor(
     private readonly world: WorldState,
@@ -105,8 +118,10 @@ export class CallExecutor {
     options: CallOptions = {},
   ) {
     this.fastCalls = options.fastCall ?? true;
+    this.verifyEvery = options.verifyEvery ?? 0;
     this.timeoutMs = options.timeoutMs !== undefined && options.timeoutMs > 0 ? options.timeoutMs : Infinity;
     this.gasCap = options.gasCap ?? CALL_GAS_CAP;
+    this.monitor = options.monitor ?? new CallMonitor();
   }
 
   /** The last root asked for and its context (once made): calls at the head skip the hex key, the LRU and an await. */
@@ -174,8 +189,9 @@ export class CallExecutor {
     // The block's own beneficiary: the pending block's is the node's coinbase, block 0's is genesis's.
     const miner = header.miner;
     const clock = mode.clock ?? new RunClock(this.timeoutMs);
-    const fast = ctx.fast;
+    const fast = mode.library === true ? undefined : ctx.fast;
     if (fast !== undefined) {
+      this.monitor.counters.calls++;
       let status = S_ABORT;
       try {
         status = fast.start(
@@ -188,10 +204,12 @@ export class CallExecutor {
         );
       } catch (err) {
         if (clock.expired) throw err;
-        this.stats.faults++;
+        this.monitor.fault(err, req, header.number);
+        return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
       }
       if (status === S_HALT) return this.fastOutcome(fast.outcome!, intrinsic);
       if (status === S_NEED) return this.completeFast(ctx, fast, req, header, data, gas, intrinsic, clock);
+      this.monitor.counters.fallbacks++;
     }
     return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
   }
@@ -209,15 +227,17 @@ export class CallExecutor {
       out = await fast.complete();
     } catch (err) {
       if (clock.expired) throw err;
-      this.stats.faults++;
+      this.monitor.fault(err, req, header.number);
+      return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
     }
     if (out !== undefined) return this.fastOutcome(out, intrinsic);
+    this.monitor.counters.fallbacks++;
     return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
   }
 
   private fastOutcome(out: FastOutcome, intrinsic: bigint): CallOutcome {
     this.stats.fast++;
-    return { returnValue: out.returnValue, gasUsed: intrinsic + BigInt(out.gasUsed), error: out.error };
+    return { returnValue: out.returnValue, gasUsed: intrinsic + BigInt(out.gasUsed), error: out.error, engine: 'interpreter' };
   }
 
   private async runLibrary(
@@ -243,6 +263,7 @@ export class CallExecutor {
         returnValue: exec.returnValue,
         gasUsed: intrinsic + exec.executionGasUsed,
         error: exec.exceptionError?.error,
+        engine: 'library',
       };
     } finally {
       ctx.view.reset();
@@ -262,23 +283,60 @@ export class CallExecutor {
   private lastBlock: { header: Header; miner: Uint8Array; block: FastBlock } | undefined;
   private readonly addresses = new AddressWords();
 
+  /** One request in `verifyEvery` is verified (none when the interpreter is off). */
+  private sampled(): boolean {
+    return this.fastCalls && this.verifyEvery > 0 && ++this.requests % this.verifyEvery === 0;
+  }
+
   /** mc_call: the return data, or a Reverted / Refused error. */
   async call(req: CallRequest, state: CallState): Promise<Uint8Array> {
-    const out = await this.run(req, state);
+    let out = await this.run(req, state);
+    if (out.engine === 'interpreter' && this.sampled()) out = await this.verified(req, state, out);
     if (out.error) throw callError(out);
     return out.returnValue;
   }
 
+  /** The library's answer to a message the interpreter answered, compared with it (the interpreter's when the library ran out of time). */
+  private async verified(req: CallRequest, state: CallState, fast: CallOutcome): Promise<CallOutcome> {
+    let reference: CallOutcome;
+    try {
+      reference = await this.run(req, state, { library: true });
+    } catch (err) {
+      this.monitor.unverified('mc_call', (err as Error).message);
+      return fast;
+    }
+    const answer = (o: CallOutcome) => ({ returnValue: o.returnValue, gasUsed: o.gasUsed, error: o.error });
+    this.monitor.compared('mc_call', req, state.header.number, answer(fast), answer(reference));
+    return reference;
+  }
+
   /**
    * mc_estimateGas: the smallest gas that lets the message succeed, searched between intrinsic gas
-   * and `cap` (lowered to the gas cap). The whole search runs under one clock.
+   * and `cap` (lowered to the gas cap). The whole search runs under one clock. A verified estimate
+   * is searched again on the library alone, and the library's answer (or error) is returned.
    */
-  async estimateGas(req: CallRequest, state: CallState, requestedCap: bigint): Promise<bigint> {
+  async estimateGas(req: CallRequest, state: CallState, cap: bigint): Promise<bigint> {
+    if (!this.sampled()) return this.search(req, state, cap, false);
+    const settle = (p: Promise<bigint>) => p.then((value) => ({ value }), (error: Error) => ({ error }));
+    const fast = await settle(this.search(req, state, cap, false));
+    if ('error' in fast && isTimeout(fast.error)) throw fast.error;
+    const library = await settle(this.search(req, state, cap, true));
+    if ('error' in library && isTimeout(library.error)) {
+      this.monitor.unverified('mc_estimateGas', library.error.message);
+      return answerOf(fast);
+    }
+    const summary = (r: { value: bigint } | { error: Error }) =>
+      ('value' in r ? { estimate: r.value } : { error: r.error.message, data: (r.error as NodeError).data });
+    this.monitor.compared('mc_estimateGas', req, state.header.number, summary(fast), summary(library));
+    return answerOf(library);
+  }
+
+  private async search(req: CallRequest, state: CallState, requestedCap: bigint, library: boolean): Promise<bigint> {
     const clock = new RunClock(this.timeoutMs);
     const cap = this.gasCap > 0n && requestedCap > this.gasCap ? this.gasCap : requestedCap;
     const attempt = (gas: bigint) => {
       clock.check();
-      return this.run({ ...req, gas }, state, { clock });
+      return this.run({ ...req, gas }, state, { clock, library });
     };
     const top = await attempt(cap);
     if (top.error) {
@@ -299,6 +357,16 @@ export class CallExecutor {
     }
     return hi;
   }
+}
+
+/** The clock's error (the run took too long): not an answer to compare. */
+function isTimeout(err: Error): boolean {
+  return err instanceof NodeError && err.kind === ErrorKind.Aborted;
+}
+
+function answerOf(r: { value: bigint } | { error: Error }): bigint {
+  if ('error' in r) throw r.error;
+  return r.value;
 }
 
 /** Addresses as bigints, remembered for the last few: calls name the same contract and caller again and again. */

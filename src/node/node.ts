@@ -20,6 +20,7 @@ import { PendingBlockCache } from '../miner/pendingBlock.js';
 import { Sealer } from '../miner/sealer.js';
 import type { PowEngine } from '../consensus/powEngine.js';
 import { CallExecutor, type CallOptions } from '../execution/call.js';
+import { CallMonitor } from '../execution/callMonitor.js';
 import { Wallet } from '../accounts/wallet.js';
 import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from '../accounts/keystore.js';
 import { KeyManager } from '../accounts/keyManager.js';
@@ -221,8 +222,12 @@ export class McNode {
     const work = new WorkPackages(nodes, chain, pool, miner, pow);
     pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
     chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
-    // Calls and estimates (main chain and app chains): the interpreter's switch and geth's bounds.
-    const callOptions: CallOptions = { fastCall: config.rpc.fastCall, timeoutMs: config.rpc.evmTimeout, gasCap: config.rpc.gasCap };
+    // Calls and estimates (main chain and app chains): the interpreter's switch and verification,
+    // geth's bounds, and one monitor whose counters /metrics shows.
+    const callOptions: CallOptions = {
+      fastCall: config.rpc.fastCall, verifyEvery: config.rpc.fastCallVerify, timeoutMs: config.rpc.evmTimeout,
+      gasCap: config.rpc.gasCap, monitor: new CallMonitor(log),
+    };
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), callOptions);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
@@ -338,7 +343,7 @@ export class McNode {
       metrics: rpcStats && (() => nodeMetrics({
         version: VERSION, headNumber: () => chain.head.header.number, poolCounts: () => pool.counts(),
         hashrate: () => (miner.mining ? sealer.hashrate() : 0), mining: () => miner.mining,
-        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats, httpFastPath: fastPathCounts,
+        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats, httpFastPath: fastPathCounts, calls: () => callOptions.monitor!.counters,
       })),
     });
     const node = new McNode({

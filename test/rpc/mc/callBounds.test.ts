@@ -1,18 +1,20 @@
 // Calls, estimates and traces against a real node: geth's evm timeout (with the node answering
 // other requests meanwhile) and gas cap, COINBASE at block 0, and traces of ops whose memory
-// range cannot be paid for (answered like the call, never -32603, memory bounded).
+// range cannot be paid for (answered like the call, never -32603, memory bounded). The node runs
+// with verification on (startNode's default): every call also ran on the library EVM.
 
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV, rawTx } from '../../helpers/accounts.js';
 import { asm } from '../../helpers/evmAsm.js';
+import { fastCallCounters } from '../../helpers/fastCallMetrics.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
 
 let node: TestNode;
 t.before(async () => {
   // A cap of 1,000,000,000 gas: the endless loop below surely outlasts the timeout, however fast the machine.
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--rpc.evmtimeout', '1s', '--rpc.gascap', '1000000000']);
+  node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--rpc.evmtimeout', '1s', '--rpc.gascap', '1000000000', '--metrics', '--metrics.port', '0']);
 });
 t.teardown(() => node.stop());
 
@@ -99,4 +101,25 @@ t.test('ops whose memory range cannot be paid for: traces answer like the call',
   }
   const grown = (peakRss() - before) / 1024;
   t.ok(grown < 128, `the node's peak memory grew by ${grown.toFixed(0)} MB (reading the ranges would take 256 MB and more)`);
+});
+
+t.test('verification compared the calls and found no disagreement', async (t) => {
+  const c = await fastCallCounters(node);
+  t.ok(c.calls > 0, `${c.calls} messages ran on the interpreter`);
+  t.ok(c.verified > 0, `${c.verified} answers were compared with the library`);
+  t.equal(c.disagreements, 0);
+  t.equal(c.faults, 0);
+});
+
+t.test('--rpc.fastcall=false: every call runs on the library EVM', async (t) => {
+  const off = await startNode(t.testdir(), ['--mining.mode', 'off', '--rpc.fastcall=false', '--metrics', '--metrics.port', '0']);
+  t.teardown(() => off.stop());
+  const data = init(`PUSH 7 ${RETURN_WORD}`);
+  t.equal(await off.rpc('mc_call', [{ data }, 'latest']), word('7'));
+  const gasLeft = init(`GAS ${RETURN_WORD}`);
+  const intrinsic = 53_000 + hexToBytes(gasLeft).reduce((s, b) => s + (b === 0 ? 4 : 68), 0);
+  t.equal(BigInt(await off.rpc('mc_call', [{ data: gasLeft, gas: '0x3b9aca00' }, 'latest'])), BigInt(50_000_000 - intrinsic - 2), 'the default gas cap: 50,000,000');
+  // a creation: intrinsic gas, 18 for the code, 200 per byte of the 32 deployed
+  t.equal(await off.rpc('mc_estimateGas', [{ data }]), '0x' + (53_000 + hexToBytes(data).reduce((s, b) => s + (b === 0 ? 4 : 68), 0) + 18 + 32 * 200).toString(16));
+  t.same(await fastCallCounters(off), { calls: 0, fallbacks: 0, faults: 0, verified: 0, disagreements: 0 });
 });
