@@ -17,7 +17,7 @@
 
 import { EVM, EVMError, NobleBN254, type EVMOpts, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
-import { LIBRARY_STEP, type ClockedEvm } from './runClock.js';
+import { LIBRARY_STEP, type ClockedEvm, type RunClock } from './runClock.js';
 
 /** The library's Interpreter, as much of it as this file touches (the package does not export it). */
 interface InterpreterLike {
@@ -40,6 +40,13 @@ interface JumpAnalysis { jumps: Uint8Array; pushes: Record<number, bigint>; opco
 
 /** Learned from the first run through the library's own method (its result carries the interpreter). */
 let CachingInterpreter: InterpreterClass | undefined;
+/** The same with the run's clock: for runs that have one (calls, estimates, traces), not for blocks. */
+let ClockedInterpreter: InterpreterClass | undefined;
+
+function learn(Base: InterpreterClass): void {
+  CachingInterpreter = cachingSubclass(Base);
+  ClockedInterpreter = clockedSubclass(CachingInterpreter);
+}
 
 function cachingSubclass(Base: InterpreterClass): InterpreterClass {
   // Keyed by the code array, and checked against the opcode table it was made with (a hardfork
@@ -54,17 +61,6 @@ function cachingSubclass(Base: InterpreterClass): InterpreterClass {
       const analysis = super._getValidJumpDestinations(code);
       analyses.set(code, { table, analysis });
       return analysis;
-    }
-
-    // The run's clock, every few hundred steps: past the deadline it throws (not an EVM error, so
-    // the whole run stops), after a slice it waits for a turn of the event loop.
-    override runStep(opcode?: unknown): Promise<void> {
-      const clock = this._evm.runClock;
-      if (clock !== undefined && (clock.steps -= LIBRARY_STEP) <= 0) {
-        const turn = clock.tick();
-        if (turn !== undefined) return turn.then(() => super.runStep(opcode));
-      }
-      return super.runStep(opcode);
     }
 
     // The library's step event reads REVERT's whole range (for its `error` field) before the gas
@@ -87,6 +83,21 @@ function cachingSubclass(Base: InterpreterClass): InterpreterClass {
   };
 }
 
+function clockedSubclass(Base: InterpreterClass): InterpreterClass {
+  return class extends Base {
+    // The run's clock, every few hundred steps: past the deadline it throws (not an EVM error, so
+    // the whole run stops), after a slice it waits for a turn of the event loop.
+    override runStep(opcode?: unknown): Promise<void> {
+      const clock = this._evm.runClock;
+      if (clock !== undefined && (clock.steps -= LIBRARY_STEP) <= 0) {
+        const turn = clock.tick();
+        if (turn !== undefined) return turn.then(() => super.runStep(opcode));
+      }
+      return super.runStep(opcode);
+    }
+  };
+}
+
 /** `size` bytes at `offset` of memory of which `paid` bytes exist, zeros past them. */
 function paidRange(store: Uint8Array, paid: number, offset: number, size: number): Uint8Array {
   const out = new Uint8Array(size);
@@ -100,7 +111,10 @@ function paidRange(store: Uint8Array, paid: number, offset: number, size: number
  */
 const FRAME_EIPS = [1153, 2780, 6800, 7702, 7708, 7864, 7928];
 
-export class ChainEvm extends EVM {
+export class ChainEvm extends EVM implements ClockedEvm {
+  /** the clock of the run in progress (set by withClock); declared here so the object's shape never changes */
+  runClock: RunClock | undefined = undefined;
+
   constructor(opts: EVMOpts) {
     super({ ...opts, bn254: opts.bn254 ?? new NobleBN254() });
   }
@@ -154,7 +168,7 @@ export class ChainEvm extends EVM {
     if (CachingInterpreter === undefined || to === undefined || block === undefined || tx === undefined) {
       const out = await super.runInterpreter(message, opts);
       const interpreter = out.runState?.interpreter as unknown as { constructor: InterpreterClass } | undefined;
-      if (CachingInterpreter === undefined && interpreter) CachingInterpreter = cachingSubclass(interpreter.constructor);
+      if (CachingInterpreter === undefined && interpreter) learn(interpreter.constructor);
       return out;
     }
     const contract = (await this.stateManager.getAccount(to)) ?? new Account();
@@ -179,7 +193,7 @@ export class ChainEvm extends EVM {
       createdAddresses: message.createdAddresses,
       initialLogs: (opts as { initialLogs?: unknown[] }).initialLogs,
     };
-    const interpreter = new CachingInterpreter(
+    const interpreter = new (this.runClock === undefined ? CachingInterpreter : ClockedInterpreter!)(
       this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler,
     );
     if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
