@@ -67,7 +67,8 @@ t.test('fixture builds on an Ethash genesis are byte-identical and verify indepe
     t.equal(run.status, 0, `built with ${threads} thread(s)`, { stderr: run.stderr });
     t.match(run.stderr, CACHE_USED, 'the build ran from the code cache');
     const out = path.join(dir, `${threads}.rlp`);
-    t.equal(mcnode('export', out, '--datadir', datadir, '--ipcdisable', '--verbosity', '1').status, 0);
+    const exported = mcnode('export', out, '--datadir', datadir, '--ipcdisable', '--verbosity', '1');
+    t.equal(exported.status, 0, `exported ${threads}`, { stderr: exported.stderr });
     return { bytes: readFileSync(out), genesis: JSON.parse(readFileSync(path.join(datadir, 'genesis.json'), 'utf8')) };
   });
   t.ok(builds[0].bytes.equals(builds[1].bytes), 'same export bytes');

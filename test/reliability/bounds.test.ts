@@ -4,6 +4,7 @@
 
 import t from 'tap';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { BATCH_WINDOW, Dispatcher } from '../../src/rpc/dispatch.js';
 import type { RpcMethod } from '../../src/rpc/types.js';
 import { BlockProcessor } from '../../src/execution/blockProcessor.js';
@@ -46,7 +47,8 @@ t.test('EVMs do not stay subscribed to the shared Common', async (t) => {
   const common = createCustomCommon({ chainId: 100 }, Mainnet, { hardfork: 'petersburg' });
   const builder = new BlockProcessor({} as never, common, { getBlockByNumber: async () => undefined });
   const before = common.events.listenerCount('hardforkChanged');
-  for (let i = 0; i < 20; i++) await builder.createEvm({} as never);
+  // A real (empty) state: the first EVM runs a STOP to learn the library's interpreter class.
+  for (let i = 0; i < 20; i++) await builder.createEvm(new MerkleStateManager({ common }));
   t.equal(common.events.listenerCount('hardforkChanged'), before, 'no listener per EVM on the shared Common');
 });
 

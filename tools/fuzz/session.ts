@@ -18,6 +18,8 @@ export interface SessionOptions {
   count: number;
   only?: { endpoint: FuzzEndpoint; index: number };
   log?: (line: string) => void;
+  /** an answer slower than this is a failure (default 2 s: `npm run fuzz` on a quiet machine) */
+  deadlineMs?: number;
 }
 
 export interface SessionResult extends FuzzResult {
@@ -47,6 +49,7 @@ export async function fuzzSession(o: SessionOptions): Promise<SessionResult> {
       targets: { http: node.http!, scs: node.scs!, ipc: node.ipc! },
       endpoints: o.only ? [o.only.endpoint] : undefined,
       only: o.only ? [o.only.index] : undefined,
+      deadlineMs: o.deadlineMs,
       onProgress: (endpoint, done) => log(`  ${endpoint}: ${done}`),
     });
     let alive = node.alive();
