@@ -69,6 +69,17 @@ import { debugMethods } from '../rpc/modules/debug.js';
 import { proofMethods } from '../rpc/modules/mc/proofs.js';
 import { chainImport } from '../sync/chainImport.js';
 import { RpcEndpoints, type MethodTables, type NodeEndpoints } from './rpcEndpoints.js';
+import { AddressIndexReader } from '../blockchain/addressIndex.js';
+import { AddressIndexRebuild } from '../blockchain/addressIndexRebuild.js';
+import { TransactionSearch } from '../blockchain/transactionSearch.js';
+import { ChainTraces } from '../tracing/chainTraces.js';
+import { FlatCallTracer, creatorIn } from '../tracing/flatCallTracer.js';
+import { TouchTracer } from '../tracing/touchTracer.js';
+import { otsMethods } from '../rpc/modules/ots.js';
+import { traceMethods } from '../rpc/modules/trace.js';
+import { resolveState } from '../rpc/modules/mc/context.js';
+import { DEFAULT_LOG_LIMITS } from '../filters/logQuery.js';
+import { blockReward } from '../execution/gas.js';
 import { NodeNetwork } from './nodeNetwork.js';
 
 
@@ -102,6 +113,8 @@ interface NodeParts {
   network: NodeNetwork;
   /** holds every call until start-up has finished */
   gate: StartGate;
+  /** the address index's rebuild for a datadir made before it existed */
+  addressIndex: AddressIndexRebuild;
 }
 
 export interface StartOptions {
@@ -311,6 +324,24 @@ export class McNode {
     common_modules.push(debugMethods({
       mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
+    // Explorer support (docs/explorer.md): Otterscan's ots_* over the address index, OpenEthereum's trace_*.
+    const chainTraces = new ChainTraces(chain, traces, () => miner.coinbase);
+    const addressIndex = await AddressIndexRebuild.open({
+      db, chain, replay: (block) => chainTraces.block(block, () => new TouchTracer()),
+      log: (message, fields) => log.info(message, fields), warn: (message, fields) => log.warn(message, fields),
+    });
+    const search = new TransactionSearch({
+      chain, index: new AddressIndexReader(db), building: () => addressIndex.building,
+      nonceAt: async (address, number) => {
+        const block = await chain.getBlockByNumber(number);
+        return block ? (await world.getAccount(block.header.stateRoot, address))?.nonce ?? 0n : 0n;
+      },
+      creatorIn: async (txHash, address) => creatorIn((await chainTraces.transaction(txHash, () => new FlatCallTracer()))?.result.root, address),
+    });
+    common_modules.push(
+      otsMethods({ chain, traces: chainTraces, search, blockReward, codeAt: async (address, tag) => (await resolveState(mc, tag)).getCode(address) }),
+      traceMethods({ chain, traces: chainTraces, blockReward, defaultFrom: () => wallet.firstAccount(), limits: DEFAULT_LOG_LIMITS }),
+    );
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
       const state = await DevState.open(miner, world, pool, db);
@@ -338,6 +369,7 @@ export class McNode {
     });
     const node = new McNode({
       config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate,
+      addressIndex,
     });
     miner.on('sealed', (block) =>
       log.info('sealed block', {
@@ -354,6 +386,7 @@ export class McNode {
     vnode.scsService = running.scs && config.vnode.scsService;
     endpoints.p2p = await network.start(chainImport(importer), (sync) => subscriptions.watchSync(sync.downloader));
     miner.start();
+    addressIndex.start();
     // Start-up skips what the first answers do not need; load what the first block and call need
     // right after, so that they are not slower for it.
     setTimeout(() => {
@@ -367,9 +400,10 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db } = this.parts;
+    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, addressIndex } = this.parts;
     await network.stop();
     await rpc.stop();
+    await addressIndex.stop();
     subscriptions.stop();
     filters.stop();
     await miner.stop();
