@@ -75,6 +75,8 @@ export interface Receipt {
    * part of the receipt's encoding; absent on receipts read back from the database.
    */
   touched?: Address[];
+  /** console.log payloads of the execution (execution/consoleLog.ts), until the node has logged them; not stored */
+  console?: Uint8Array[];
 }
 
 export interface Block {

@@ -182,6 +182,19 @@ const namespaces: Codec<RpcNamespace[]> = {
     return [...new Set(names)];
   },
 };
+/** Function signatures, `name(type,…)`, comma-separated on the command line (commas inside parentheses stay). */
+const signatures: Codec<string[]> = {
+  arg: '<list>',
+  expected: 'function signatures such as "deposit(address,uint256)", comma-separated',
+  decode(raw) {
+    const items = typeof raw === 'string' ? raw.split(/,(?![^(]*\))/).map((x) => x.trim()).filter((x) => x !== '') : raw;
+    if (!Array.isArray(items)) throw new BadValue(signatures.expected);
+    for (const item of items) {
+      if (typeof item !== 'string' || !/^[A-Za-z_$][\w$]*\([\w$,\[\]() ]*\)$/.test(item)) throw new BadValue('a function signature such as "deposit(address,uint256)"', { path: '', value: item });
+    }
+    return items as string[];
+  },
+};
 const appChains: Codec<Record<string, unknown>[]> = {
   arg: '<json>',
   expected: 'an array of app chain objects',
@@ -300,7 +313,7 @@ export const schema: Schema = {
   },
   explorer: {
     enabled: opt(bool, true, 'serve the web explorer at /explorer on the HTTP endpoint', ['explorer']),
-    signatures: opt(list(str('<signature>')), [], 'more function signatures the explorer decodes, e.g. "deposit(address,uint256)"'),
+    signatures: opt(signatures, [], 'more function signatures the explorer decodes, e.g. "deposit(address,uint256)"'),
   },
   console: {
     log: opt(bool, true, 'print contracts\' console.log calls in the log (--no-console-log turns it off)', ['console-log']),

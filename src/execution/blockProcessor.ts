@@ -19,6 +19,7 @@ import type { WorldState } from '../state/worldState.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import { BlockParticipants, type AppliedMoves } from './blockParticipants.js';
 import { TouchCollector } from './touchCollector.js';
+import { ConsoleCapture, consoleOf, type ConsoleSink } from './consoleLog.js';
 
 /** The main chain as block building sees it (BLOCKHASH); side branches see their own ancestors. */
 export interface ChainBlocks extends BlockHashSource {
@@ -81,8 +82,12 @@ export class BlockProcessor {
     this.uncommitted = blocks;
   }
 
+  /** where console.log lines go; unset: console calls are not recorded (--no-console-log) */
+  consoleSink: ConsoleSink | undefined;
+
   createEvm(sm: StateManagerInterface, hashes: BlockHashSource = this.mainHashes): Promise<EVM> {
-    return createChainEvm(this.common, sm, hashes);
+    const sink = this.consoleSink;
+    return createChainEvm(this.common, sm, hashes, sink && (() => new ConsoleCapture(sink)));
   }
 
   /**
@@ -129,9 +134,13 @@ export class BlockProcessor {
     // What each transaction's frames touched, for the address index (blockchain/addressIndex.ts).
     const touched = new TouchCollector();
     const detach = touched.attach(evm);
+    // console.log calls ride with their receipts until the block is stored (the node logs them then).
+    const capture = consoleOf(evm);
     const include = (tx: SignedTx, result: ApplyResult & { ok: true }) => {
       gasUsed += result.gasUsed;
       result.receipt.touched = touched.take();
+      const logged = capture?.take();
+      if (logged) result.receipt.console = logged;
       transactions.push(tx);
       receipts.push(result.receipt);
     };

@@ -21,6 +21,7 @@ import { S_ABORT, S_HALT, S_NEED } from './fastCall/frame.js';
 import { callRules } from './fastCall/rules.js';
 import { CallWorld } from './fastCall/world.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
+import { consoleOf } from './consoleLog.js';
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -111,8 +112,11 @@ export class CallExecutor {
     return { view, evm, fast, queue: Promise.resolve(), busy: 0 };
   }
 
-  /** Runs the message on `state`'s block; the pending block's state gets a fresh view, stored roots a warm one. */
-  async run(req: CallRequest, state: CallState): Promise<CallOutcome> {
+  /**
+   * Runs the message on `state`'s block; the pending block's state gets a fresh view, stored roots
+   * a warm one. `quiet`: its console.log lines are not printed (an estimate's search steps).
+   */
+  async run(req: CallRequest, state: CallState, quiet = false): Promise<CallOutcome> {
     const { header, pendingState } = state;
     let ctx: Context;
     if (pendingState) ctx = await this.newContext(new CallStateView(pendingState));
@@ -122,11 +126,11 @@ export class CallExecutor {
     }
     // Nothing running on this context: a message that needs no loads finishes right here.
     if (ctx.busy === 0) {
-      const out = this.execute(ctx, req, header);
+      const out = this.execute(ctx, req, header, quiet);
       if (!(out instanceof Promise)) return out;
       return this.track(ctx, out);
     }
-    return this.track(ctx, ctx.queue.then(() => this.execute(ctx, req, header)));
+    return this.track(ctx, ctx.queue.then(() => this.execute(ctx, req, header, quiet)));
   }
 
   private track(ctx: Context, job: Promise<CallOutcome>): Promise<CallOutcome> {
@@ -137,7 +141,7 @@ export class CallExecutor {
   }
 
   /** The message on our interpreter, or (when it cannot) on the library; synchronous when it needs no state loads. */
-  private execute(ctx: Context, req: CallRequest, header: Header): CallOutcome | Promise<CallOutcome> {
+  private execute(ctx: Context, req: CallRequest, header: Header, quiet: boolean): CallOutcome | Promise<CallOutcome> {
     const data = req.data ?? EMPTY;
     const isCreation = req.to === undefined;
     const intrinsic = intrinsicGas(data, isCreation);
@@ -159,9 +163,9 @@ export class CallExecutor {
         this.stats.faults++;
       }
       if (status === S_HALT) return this.fastOutcome(fast.outcome!, intrinsic);
-      if (status === S_NEED) return this.completeFast(ctx, fast, req, header, data, gas, intrinsic, miner);
+      if (status === S_NEED) return this.completeFast(ctx, fast, req, header, data, gas, intrinsic, miner, quiet);
     }
-    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner);
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner, quiet);
   }
 
   /**
@@ -170,7 +174,7 @@ export class CallExecutor {
    * no side effects, so the library simply runs it from the start).
    */
   private async completeFast(
-    ctx: Context, fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array,
+    ctx: Context, fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array, quiet: boolean,
   ): Promise<CallOutcome> {
     let out: FastOutcome | undefined;
     try {
@@ -179,7 +183,7 @@ export class CallExecutor {
       this.stats.faults++;
     }
     if (out !== undefined) return this.fastOutcome(out, intrinsic);
-    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner);
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, miner, quiet);
   }
 
   private fastOutcome(out: FastOutcome, intrinsic: bigint): CallOutcome {
@@ -188,7 +192,7 @@ export class CallExecutor {
   }
 
   private async runLibrary(
-    ctx: Context, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array,
+    ctx: Context, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, miner: Uint8Array, quiet: boolean,
   ): Promise<CallOutcome> {
     this.stats.library++;
     const caller = new Address(req.from ?? ZERO_ADDRESS);
@@ -214,6 +218,10 @@ export class CallExecutor {
     } finally {
       ctx.view.reset();
       ctx.evm.journal.cleanJournal();
+      // Only the library runs console calls (our interpreter hands them over).
+      const capture = consoleOf(ctx.evm);
+      if (quiet) capture?.take();
+      else capture?.flush('call');
     }
   }
 
@@ -238,8 +246,9 @@ export class CallExecutor {
 
   /** Smallest gas that lets the message succeed, searched between intrinsic gas and `cap`. */
   async estimateGas(req: CallRequest, state: CallState, cap: bigint): Promise<bigint> {
-    const attempt = (gas: bigint) => this.run({ ...req, gas }, state);
-    const top = await attempt(cap);
+    // The search runs the message many times; its console.log lines are printed once.
+    const attempt = (gas: bigint) => this.run({ ...req, gas }, state, true);
+    const top = await this.run({ ...req, gas: cap }, state);
     if (top.error) {
       if (top.error === 'revert') throw callError(top);
       throw executionFailed(top.error === 'out of gas' ? `gas required exceeds allowance (${cap})` : top.error);

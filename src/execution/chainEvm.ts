@@ -12,6 +12,7 @@
 
 import { EVM, EVMError, NobleBN254, type EVMOpts, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
+import { isConsoleAddress, type ConsoleCapture } from './consoleLog.js';
 
 /** The library's Interpreter, as much of it as this file touches (the package does not export it). */
 interface InterpreterLike {
@@ -51,11 +52,16 @@ function cachingSubclass(Base: InterpreterClass): InterpreterClass {
 const FRAME_EIPS = [1153, 2780, 6800, 7702, 7708, 7864, 7928];
 
 export class ChainEvm extends EVM {
+  /** records console.log payloads when set (execution/consoleLog.ts); undefined costs one check per call frame */
+  console: ConsoleCapture | undefined;
+
   constructor(opts: EVMOpts) {
     super({ ...opts, bn254: opts.bn254 ?? new NobleBN254() });
   }
 
   protected override async _executeCall(message: Message & { to: NonNullable<Message['to']> }): Promise<EVMResult> {
+    const capture = this.console;
+    if (capture !== undefined && isConsoleAddress(message.codeAddress.bytes)) capture.record(message.data);
     if (
       this.DEBUG || this._optsCached.profiler?.enabled === true || message.code !== undefined ||
       FRAME_EIPS.some((eip) => this.common.isActivatedEIP(eip))

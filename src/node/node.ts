@@ -63,7 +63,8 @@ import { DevMining } from '../devControls/devMining.js';
 import { DevSnapshots } from '../devControls/devSnapshots.js';
 import { DevState } from '../devControls/devState.js';
 import { devControlMethods } from '../rpc/modules/devControls.js';
-import { activePrecompiles } from '../execution/evm.js';
+import { activePrecompiles, createChainEvm } from '../execution/evm.js';
+import { printConsole } from '../execution/consoleLog.js';
 import { TraceRunner } from '../tracing/traceRunner.js';
 import { debugMethods } from '../rpc/modules/debug.js';
 import { proofMethods } from '../rpc/modules/mc/proofs.js';
@@ -176,6 +177,17 @@ export class McNode {
     const accounts = devAccounts(config);
     const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log, genesisSpec(config, accounts));
     const chainId = config.chain.chainId;
+    // console.log (docs/explorer.md#consolelog): calls, estimates and traces print as they finish,
+    // mined transactions once their block is stored.
+    if (config.console.log) {
+      const sink = (label: string, line: string) => log.info(`console.log: ${line}`, { tx: label });
+      builder.consoleSink = sink;
+      chain.on('newHead', ({ block, receipts }) => receipts.forEach((r, i) => {
+        if (!r.console) return;
+        printConsole(sink, bytesToHex(block.transactions[i].hash), r.console);
+        r.console = undefined;
+      }));
+    }
 
     const wallet = new Wallet(chainId);
     const dev: DevAccount[] = accounts.map(({ privateKey, address }) => ({ address: wallet.addAccount(privateKey, true, address), privateKey }));
@@ -326,8 +338,10 @@ export class McNode {
     }));
     // Explorer support (docs/explorer.md): Otterscan's ots_* over the address index, OpenEthereum's trace_*.
     const chainTraces = new ChainTraces(chain, traces, () => miner.coinbase);
+    // The rebuild replays old blocks on EVMs without a console capture: their lines were printed when they were mined.
+    const quietTraces = new TraceRunner({ world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => createChainEvm(common, sm, chain), rules });
     const addressIndex = await AddressIndexRebuild.open({
-      db, chain, replay: (block) => chainTraces.block(block, () => new TouchTracer()),
+      db, chain, replay: (block) => new ChainTraces(chain, quietTraces, () => miner.coinbase).block(block, () => new TouchTracer()),
       log: (message, fields) => log.info(message, fields), warn: (message, fields) => log.warn(message, fields),
     });
     const search = new TransactionSearch({

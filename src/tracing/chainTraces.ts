@@ -24,11 +24,16 @@ export class ChainTraces {
     private readonly coinbase: () => Uint8Array,
   ) {}
 
-  /** A mined transaction's trace with its block and position; undefined when it is not in the canonical chain. */
-  async transaction<R>(txHash: Uint8Array, tracer: () => Tracer<R>): Promise<{ result: R; block: Block; index: number } | undefined> {
+  /**
+   * A mined transaction's trace with its block and position; undefined when it is not in the
+   * canonical chain. `printConsole`: its console.log lines are printed again (a user's trace).
+   */
+  async transaction<R>(
+    txHash: Uint8Array, tracer: () => Tracer<R>, printConsole = false,
+  ): Promise<{ result: R; block: Block; index: number } | undefined> {
     const found = await this.chain.findTransaction(txHash);
     if (!found) return undefined;
-    const [result] = await this.runner.traceBlock(await this.parentOf(found.block), found.block, [found.index], tracer, limits());
+    const [result] = await this.runner.traceBlock(await this.parentOf(found.block), found.block, [found.index], tracer, limits(), printConsole);
     return { result, block: found.block, index: found.index };
   }
 

@@ -12,6 +12,8 @@ import { applySystemTx, recordDeposit, type ChainRules } from '../execution/syst
 import { SYSCNT, isSystemTx } from '../chain/systemTx.js';
 import { CALL_GAS_CAP, DEFAULT_CALL_GAS, type CallRequest } from '../execution/call.js';
 import { intrinsicGas } from '../execution/gas.js';
+import { consoleOf } from '../execution/consoleLog.js';
+import { bytesToHex } from '../encoding/hex.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { WorldState } from '../state/worldState.js';
 import { TraceLimit, type TraceLimits, type TracedTx, type Tracer, type TxOutcome } from './tracer.js';
@@ -33,9 +35,12 @@ export class TraceRunner {
 
   /**
    * Replays `block` on `parent`'s state and traces the transactions at `indexes` (ascending),
-   * each with its own tracer from `makeTracer`.
+   * each with its own tracer from `makeTracer`. `printConsole`: the traced transactions'
+   * console.log lines are printed again (a trace that names one transaction).
    */
-  async traceBlock<R>(parent: Header, block: Block, indexes: number[], makeTracer: () => Tracer<R>, limits: TraceLimits): Promise<R[]> {
+  async traceBlock<R>(
+    parent: Header, block: Block, indexes: number[], makeTracer: () => Tracer<R>, limits: TraceLimits, printConsole = false,
+  ): Promise<R[]> {
     const nodes = this.deps.scratchNodes();
     const sm = await this.deps.world.stateManagerAt(parent.stateRoot, nodes);
     const evm = await this.deps.makeEvm(sm);
@@ -50,6 +55,7 @@ export class TraceRunner {
       const tx = block.transactions[i];
       if (!wanted.has(i)) {
         const applied = await this.apply(evm, sm, tx, env, gasUsed, false);
+        consoleOf(evm)?.take(); // printed when it was mined; only traced transactions print again
         if (!applied.ok) throw replayFailed(i, applied.reason);
         gasUsed += applied.gasUsed;
         continue;
@@ -59,6 +65,8 @@ export class TraceRunner {
       const before = tracer.wantsStates ? await this.snapshot(sm, nodes) : undefined;
       tracer.begin?.(traced);
       const applied = await withTracer(evm, tracer, limits, () => this.apply(evm, sm, tx, env, gasUsed, true));
+      if (printConsole) consoleOf(evm)?.flush(bytesToHex(tx.hash));
+      else consoleOf(evm)?.take();
       if (!applied.ok) throw replayFailed(i, applied.reason);
       gasUsed += applied.gasUsed;
       const outcome: TxOutcome = {
@@ -97,6 +105,7 @@ export class TraceRunner {
         block: evmBlock({ number: header.number, timestamp: header.timestamp, miner, difficulty: header.difficulty, gasLimit: header.gasLimit }),
       }),
     );
+    consoleOf(evm)?.flush('call');
     const exec = result.execResult;
     const outcome: TxOutcome = {
       gasUsed: intrinsic + exec.executionGasUsed,

@@ -101,7 +101,7 @@ export function traceMethods(b: TraceBackend): Record<string, RpcMethod> {
 
   return {
     trace_transaction: method([hash], async (h) => {
-      const found = await b.traces.transaction(h, () => new FlatCallTracer());
+      const found = await b.traces.transaction(h, () => new FlatCallTracer(), true);
       return found ? formatTransactionTraces(found.result, found.block, found.index) : null;
     }),
     trace_block: method([blockTag], async (tag) => {
@@ -124,7 +124,7 @@ export function traceMethods(b: TraceBackend): Record<string, RpcMethod> {
       return formatReplay(await b.traces.call(call, block.header, replayTracer(types)()) as Replay, types);
     }),
     trace_replayTransaction: method([hash, traceTypes], async (h, types) => {
-      const found = await b.traces.transaction(h, replayTracer(types));
+      const found = await b.traces.transaction(h, replayTracer(types), true);
       if (!found) throw notFound(`transaction ${bytesToHex(h)} not found`);
       return formatReplay(found.result as Replay, types);
     }),
