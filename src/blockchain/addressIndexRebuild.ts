@@ -60,6 +60,11 @@ export class AddressIndexRebuild {
     this.running = this.run().catch((err: Error) => this.deps.warn('address index rebuild stopped', { error: err.message }));
   }
 
+  /** Resolves when the rebuild has run to its end (or stopped). */
+  async finished(): Promise<void> {
+    await this.running;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     await this.running;

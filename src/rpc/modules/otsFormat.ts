@@ -67,7 +67,7 @@ function receiptWithTime(tx: SignedTx, receipt: Receipt, block: Block, index: nu
   return { ...formatReceipt(tx, receipt, block, index, firstLogIndex), timestamp: encodeQuantity(block.header.timestamp) };
 }
 
-/** ots_getBlockTransactions: one page of the block's transactions (full) with their receipts. */
+/** ots_getBlockTransactions: one page of the block's transactions (full, input cut to its selector, as Erigon) with their receipts. */
 export function formatBlockTransactions(block: Block, totalDifficulty: bigint, receipts: Receipt[], page: number, pageSize: number) {
   const full = formatBlock(block, totalDifficulty, true);
   const start = page * pageSize;
@@ -80,7 +80,11 @@ export function formatBlockTransactions(block: Block, totalDifficulty: bigint, r
     firstLogIndex += receipts[i].logs.length;
   }
   return {
-    fullblock: { ...full, transactions: full.transactions.slice(start, Math.max(start, end)), transactionCount: block.transactions.length },
+    fullblock: {
+      ...full,
+      transactions: full.transactions.slice(start, Math.max(start, end)).map((tx) => ({ ...(tx as { input: string }), input: (tx as { input: string }).input.slice(0, 10) })),
+      transactionCount: block.transactions.length,
+    },
     receipts: pageReceipts,
   };
 }
