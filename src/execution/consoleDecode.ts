@@ -27,6 +27,11 @@ function signatures(): [string, AbiType[]][] {
 
 let table: Map<number, AbiType[]> | undefined;
 
+/** Selector (0x hex) → argument types of every console signature: what the explorer decodes in the browser. */
+export function consoleSignatures(): Record<string, string[]> {
+  return Object.fromEntries([...selectors()].map(([sel, types]) => ['0x' + sel.toString(16).padStart(8, '0'), types]));
+}
+
 /** Selector → argument types, made on the first console call (about 700 hashes). */
 function selectors(): Map<number, AbiType[]> {
   if (table) return table;

@@ -29,7 +29,9 @@ import { loadOrCreateNodeKey, nodeIdOf } from '../admin/nodeKey.js';
 import { StaticPeers } from '../admin/staticPeers.js';
 import { createLogger, type Logger } from '../log.js';
 import { HttpEndpoint } from '../rpc/httpEndpoint.js';
-import { StartGate } from '../rpc/dispatch.js';
+import { Dispatcher, StartGate } from '../rpc/dispatch.js';
+import { ExplorerSite, explorerAssetDir } from '../rpc/explorerSite.js';
+import { EXPLORER_SCS_PATH, scsReadMethods } from '../rpc/modules/scs.js';
 import { SubscriptionHub } from '../filters/subscriptions.js';
 import { subscriptionMethods } from '../rpc/modules/mc/subscriptions.js';
 import { buildMethodTable, namespaceOf, rpcModules, NAMESPACES } from '../rpc/modules/index.js';
@@ -259,7 +261,14 @@ export class McNode {
     const endpoints: NodeEndpoints = {};
     const gate = new StartGate();
     const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
+    // The explorer (docs/explorer.md): its pages, and a read-only window on the SCS for them once the SCS runs.
+    const explorerDir = config.explorer.enabled ? explorerAssetDir() : undefined;
+    if (config.explorer.enabled && !explorerDir) log.warn('the explorer\'s files are missing from the package; /explorer is off');
+    const site = explorerDir ? new ExplorerSite(explorerDir, config.explorer.signatures) : undefined;
+    const explorerRoutes = new Map<string, Dispatcher>();
     const http: HttpEndpoint = new HttpEndpoint({
+      site,
+      routes: () => explorerRoutes,
       methods: () => methods.http,
       vhosts: config.rpc.vhosts,
       debug: config.verbosity >= 4,
@@ -291,6 +300,7 @@ export class McNode {
       )
       : undefined;
     if (scs) builder.participants.add(scs);
+    if (scs && site) explorerRoutes.set(EXPLORER_SCS_PATH, new Dispatcher({ methods: buildMethodTable(scsReadMethods({ scs, datadir: config.datadir })), gate }));
     // The peer-to-peer network starts last (after the RPC modules are built); handlers ask this holder at call time.
     const nodeKey = loadOrCreateNodeKey(config.datadir);
     const network = new NodeNetwork({ config, log, nodeKey, chain, pool, decodeTx: decodeForPool });

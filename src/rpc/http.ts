@@ -23,6 +23,8 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** Takes WebSocket upgrades that pass the host, path and origin rules (ws.ts); absent: refused. */
   websocket?: UpgradeHandler;
+  /** Static pages served on GET/HEAD before any route (the explorer): true when it answered. */
+  site?: { serve(req: IncomingMessage, res: ServerResponse, path: string): boolean };
   /** Answer simple JSON POSTs without node:http (default true; false for A/B runs and tests). */
   fastPath?: boolean;
   /** Whole-request deadline (default 30 s) and keep-alive idle limit (default 120 s); tests shorten them. */
@@ -179,7 +181,9 @@ export class HttpRpcServer {
     if (!this.hostAllowed(req.headers.host)) return refuse(req, res, 403, 'invalid host specified\n', cors);
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    const dispatcher = this.o.route(query < 0 ? url : url.slice(0, query));
+    const path = query < 0 ? url : url.slice(0, query);
+    if (this.o.site !== undefined && this.o.site.serve(req, res, path)) return;
+    const dispatcher = this.o.route(path);
     if (dispatcher === undefined) return refuse(req, res, 404, 'not found\n', cors);
 
     switch (req.method) {
@@ -215,7 +219,7 @@ export class HttpRpcServer {
     let status = 0;
     if (!this.hostAllowed(req.headers.host)) status = 403;
     else if (dispatcher === undefined || this.o.websocket === undefined) status = 404;
-    else if (origin !== undefined && this.allowedOrigin(origin) === undefined) status = 403;
+    else if (origin !== undefined && this.allowedOrigin(origin) === undefined && !sameOrigin(origin, req.headers.host)) status = 403;
     if (status !== 0) {
       socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
@@ -283,6 +287,16 @@ export class HttpRpcServer {
     if (isIP(host) !== 0) return true;
     return this.vhosts.has(host.toLowerCase());
   }
+}
+
+/**
+ * A page served by this endpoint itself (the explorer) connecting back to it: its Origin names
+ * the Host it asked. The Host passed the allow-list already, so no other site gains access.
+ */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const lower = origin.toLowerCase();
+  return lower === `http://${host.toLowerCase()}` || lower === `https://${host.toLowerCase()}`;
 }
 
 function hasBody(req: IncomingMessage): boolean {
