@@ -9,6 +9,7 @@ import { runScenario, type Scenario } from '../../helpers/explorerScenario.js';
 import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
 import type { BatchOp } from '../../../src/store/database.js';
+import { mcnode } from '../../fixtures/chains/prebuilt.js';
 
 const ARGS = ['--mining.mode', 'instant', '--minerthreads', '1'];
 let node: TestNode;
@@ -70,4 +71,18 @@ t.test('a datadir without the index is rebuilt at start, with progress', async (
   await waitFor(async () => /address index complete/.test(node.stderr()), 'the rebuild');
   t.match(node.stderr(), /rebuilding the address index for this datadir/);
   t.same({ ops: await search(s.ops), payee: await search(s.payee), from: await search(s.from) }, before, 'the same answers');
+});
+
+t.test('import writes the index as it stores the blocks', async (t) => {
+  const before = { ops: await search(s.ops), payee: await search(s.payee), children: await search(s.children[1]) };
+  await node.stop();
+  const file = path.join(datadir, 'chain.rlp');
+  const fresh = path.join(datadir, 'imported');
+  const exported = mcnode('export', file, '--datadir', datadir, '--ipcdisable', '--verbosity', '1');
+  t.equal(exported.status, 0, exported.stderr);
+  const imported = mcnode('import', file, '--datadir', fresh, '--ipcdisable', '--verbosity', '1');
+  t.equal(imported.status, 0, imported.stderr);
+  node = await startNode(fresh, [...ARGS, '--mining.mode', 'off']);
+  t.notMatch(node.stderr(), /rebuilding the address index/, 'nothing to rebuild');
+  t.same({ ops: await search(s.ops), payee: await search(s.payee), children: await search(s.children[1]) }, before);
 });
