@@ -16,7 +16,7 @@ t.before(async () => {
   const dir = t.testdir();
   [node, off] = await Promise.all([
     startNode(path.join(dir, 'on'), ['--mining.mode', 'off', '--explorer.signatures', 'deposit(address,uint256)', '--appChains', '[{}]']),
-    startNode(path.join(dir, 'off'), ['--mining.mode', 'off', '--explorer=false']),
+    startNode(path.join(dir, 'off'), ['--mining.mode', 'off', '--explorer=false', '--appChains', '[{}]']),
   ]);
 });
 t.teardown(() => Promise.all([node?.stop(), off?.stop()]));
@@ -33,6 +33,21 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** A JSON POST with `headers` as given (fetch would drop a Host header). */
+function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const u = new URL(url);
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request({ method: 'POST', host: u.hostname, port: u.port, path: u.pathname, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data), ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(data);
   });
 }
 
@@ -89,6 +104,11 @@ t.test('the endpoint\'s Host and Origin rules apply', async (t) => {
   const host = new URL(node.url).host;
   t.equal(await upgrade(node.url, `http://${host}`), 101, 'the explorer\'s own page may open the WebSocket');
   t.equal(await upgrade(node.url, 'http://evil.example'), 403, 'another site may not');
+  const scsPost = (headers: Record<string, string>) => post(`${node.url}/explorer/scs`, { jsonrpc: '2.0', id: 1, method: 'scs_getMicroChainList', params: [] }, headers);
+  t.equal((await scsPost({ Host: 'evil.example' })).status, 403, 'the SCS window keeps the Host rule');
+  const foreign = await scsPost({ Origin: 'http://evil.example' });
+  t.equal(foreign.status, 200);
+  t.equal(foreign.headers['access-control-allow-origin'], undefined, 'and grants no other site CORS (no --rpccorsdomain)');
 });
 
 t.test('the read-only SCS window', async (t) => {
@@ -103,7 +123,12 @@ t.test('the read-only SCS window', async (t) => {
 });
 
 t.test('--explorer=false', async (t) => {
-  const res = await get(`${off.url}/explorer/`);
-  t.notMatch(res.body, '<script', 'no page');
-  t.equal((await get(`${off.url}/explorer/app.js`)).body, '');
+  // Every path of the endpoint is its JSON-RPC, which answers a GET with an empty 200: /explorer is no different.
+  const other = await get(`${off.url}/elsewhere`);
+  for (const p of ['/explorer', '/explorer/', '/explorer/app.js', '/explorer/config.json']) {
+    const res = await get(`${off.url}${p}`);
+    t.same({ status: res.status, body: res.body, csp: res.headers['content-security-policy'] }, { status: other.status, body: other.body, csp: undefined }, `${p}: no page`);
+  }
+  const scs = await (await fetch(`${off.url}/explorer/scs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'scs_getMicroChainList', params: [] }) })).json() as any;
+  t.equal(scs.error?.code, -32601, 'no SCS window either');
 });
