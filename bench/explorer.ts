@@ -58,8 +58,8 @@ async function benchSearchAndTrace(): Promise<void> {
     await mineMany(b, SEARCH_TXS, () => ({ to: recipient, data: new Uint8Array(), gas: 21_000n, value: 1n }));
     const buildSeconds = (performance.now() - t0) / 1000;
     const chain = b.core.chain;
-    const runner = new TraceRunner({ world: b.core.world, scratchNodes: () => TrieNodeStore.scratchOver(b.core.nodes), makeEvm: (sm) => b.core.builder.createEvm(sm), rules: b.core.rules });
-    const traces = new ChainTraces(chain, runner, () => new Uint8Array(20));
+    const runner = new TraceRunner({ world: b.core.world, scratchNodes: () => TrieNodeStore.scratchOver(b.core.nodes), makeEvm: (sm) => b.core.builder.createEvm(sm), rules: b.core.rules, gasCap: 50_000_000n });
+    const traces = new ChainTraces(chain, runner);
     const search = new TransactionSearch({
       chain, index: new AddressIndexReader(b.db), building: () => undefined,
       nonceAt: async () => 0n, creatorIn: async () => undefined,

@@ -41,5 +41,6 @@ export async function createChainEvm(common: Common, sm: StateManagerInterface, 
     },
   });
   evm.console = console?.();
+  await evm.prepare();
   return evm;
 }

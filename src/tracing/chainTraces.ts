@@ -21,7 +21,6 @@ export class ChainTraces {
   constructor(
     private readonly chain: TraceChain,
     private readonly runner: TraceRunner,
-    private readonly coinbase: () => Uint8Array,
   ) {}
 
   /**
@@ -47,7 +46,7 @@ export class ChainTraces {
 
   /** A call on `header`'s state, as mc_call runs it. */
   call<R>(req: CallRequest, header: Header, tracer: Tracer<R>): Promise<R> {
-    return this.runner.traceCall(req, header, this.coinbase(), tracer, limits());
+    return this.runner.traceCall(req, header, tracer, limits());
   }
 
   private async parentOf(block: Block): Promise<Header> {
@@ -58,5 +57,5 @@ export class ChainTraces {
 }
 
 function limits(): TraceLimits {
-  return { deadline: Date.now() + TRACE_TIMEOUT_MS, timeoutText: `${TRACE_TIMEOUT_MS / 1000}s` };
+  return { timeoutMs: TRACE_TIMEOUT_MS, timeoutText: `${TRACE_TIMEOUT_MS / 1000}s` };
 }

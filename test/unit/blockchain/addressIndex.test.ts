@@ -107,8 +107,8 @@ t.test('the rebuild for an older datadir writes exactly what the live path wrote
   await rig.db.batch(dels);
   t.same(await indexKeys(rig), []);
 
-  const runner = new TraceRunner({ world: rig.world, scratchNodes: () => TrieNodeStore.scratchOver(rig.nodes), makeEvm: (sm) => rig.builder.createEvm(sm), rules: rig.rules });
-  const traces = new ChainTraces(rig.chain, runner, () => new Uint8Array(20));
+  const runner = new TraceRunner({ world: rig.world, scratchNodes: () => TrieNodeStore.scratchOver(rig.nodes), makeEvm: (sm) => rig.builder.createEvm(sm), rules: rig.rules, gasCap: 50_000_000n });
+  const traces = new ChainTraces(rig.chain, runner);
   const lines: string[] = [];
   const rebuild = await AddressIndexRebuild.open({
     db: rig.db, chain: rig.chain, replay: (block) => traces.block(block, () => new TouchTracer()),
