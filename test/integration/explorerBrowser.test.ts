@@ -2,7 +2,8 @@
 // the page loads without console errors or requests anywhere but the node, the latest blocks
 // update live over the WebSocket, search finds blocks, transactions and addresses, and each page
 // shows what the node knows of the explorer scenario's transactions (decoded input, internal
-// calls, logs, revert reason, console.log lines), an app chain's deposits, mining and peers.
+// calls, logs, revert reason, console.log lines), an app chain's deposits and withdrawals, mining
+// (hash rate, difficulty, the work package) and peers.
 // A screenshot of the transaction page is kept in .tap/screenshots/.
 
 import t from 'tap';
@@ -10,6 +11,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, startNode, waitFor, type TestNode } from '../helpers/node.js';
 import { runScenario, type Scenario } from '../helpers/explorerScenario.js';
+import { DEV } from '../helpers/accounts.js';
+import { advanceTo, callTx, dappBaseCode, deployTx, scsOf, sendApp } from '../rpc/scs/scsHelpers.js';
+import { contractAddress } from '../../src/chain/transaction.js';
+import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
 
 /** Debian's chromium (CI installs it, .ci/run); CHROMIUM overrides. */
 const CHROMIUM = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
@@ -18,9 +23,16 @@ if (!CHROMIUM) t.plan(0, 'chromium not found (apt-get install chromium, or set C
 const SIGNATURES = 'forward(address),make(bytes32),shout(string,uint256),fail(uint256)';
 const SHOTS = path.join(ROOT, '.tap', 'screenshots');
 
+/** The app chain: 1 mc buys 1000 tokens; a flush every 20 main-chain blocks settles the records. */
+const FLUSH = 20;
+const APP_CHAINS = JSON.stringify([{ owner: DEV[0].address, tokenSupply: '0x' + (10n ** 24n).toString(16), exchangeRate: 1000, flushRound: FLUSH }]);
+const WITHDRAWN = 500n * 10n ** 18n;
+
 let node: TestNode;
 let s: Scenario;
 let appChain: string;
+/** a deposit settled at the first flush, and one still waiting for the next */
+let settled: string;
 let deposit: string;
 
 const send = async (tx: Record<string, string>) => {
@@ -31,11 +43,19 @@ const send = async (tx: Record<string, string>) => {
 
 t.before(async () => {
   node = await startNode(t.testdir(), [
-    '--mining.mode', 'instant', '--minerthreads', '1', '--explorer.signatures', SIGNATURES, '--appChains', '[{"flushRound": 1000}]',
+    '--mining.mode', 'instant', '--minerthreads', '1', '--explorer.signatures', SIGNATURES, '--appChains', APP_CHAINS,
   ]);
   s = await runScenario(node.rpc);
-  const chains = await (await fetch(node.scsUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'scs_getMicroChainList', params: [] }) })).json();
-  appChain = (chains as { result: string[] }).result[0];
+  const scs = scsOf(node);
+  appChain = (await scs.rpc('scs_getMicroChainList'))[0];
+  // The app chain's story: its DappBase, a deposit settled by a flush, a withdrawal of the tokens it
+  // bought (waiting for the next flush), and a second deposit waiting too.
+  await sendApp(node, scs, appChain, deployTx(DEV[0].key, { chain: appChain, nonce: 0n }, dappBaseCode()));
+  const dappBase = bytesToHex(contractAddress(hexToBytes(DEV[0].address), 0n));
+  settled = await send({ to: appChain, data: '0x6bbded70', value: '0xde0b6b3a7640000' }); // 1 mc
+  await advanceTo(node, FLUSH);
+  const withdrawal = await sendApp(node, scs, appChain, callTx(DEV[0].key, { chain: appChain, nonce: 1n, value: WITHDRAWN }, dappBase, '0x89739c5b'));
+  if (withdrawal.status !== '0x1') throw new Error(`the withdrawal failed: ${JSON.stringify(withdrawal)}`);
   deposit = await send({ to: appChain, data: '0x6bbded70', value: '0x3e8' });
 });
 t.teardown(() => node?.stop());
@@ -55,6 +75,9 @@ t.test('the explorer in chromium', async (t) => {
     if (url.origin !== origin && url.protocol !== 'data:' && !(url.protocol === 'ws:' && url.host === new URL(origin).host)) outside.push(r.url());
   });
   const shortOf = (h: string) => `${h.slice(0, 10)}…${h.slice(-6)}`;
+  /** The texts of column `col` of a table's rows (its heading row left out). */
+  const cells = (table: string, col: number) =>
+    page.$$eval(`${table} tr`, (rows, c) => rows.filter((r) => r.querySelector('td')).map((r) => r.querySelectorAll('td')[c]?.textContent ?? ''), col);
   const idle = () => page.waitForFunction(() => document.body.dataset.page !== 'loading');
   /** Opens a page of the explorer and waits until its heading names `what`. */
   const open = async (hash: string, what: string) => {
@@ -118,20 +141,28 @@ t.test('the explorer in chromium', async (t) => {
     t.pass('a block by number');
   });
 
-  await t.test('app chains: blocks, Dapps, deposits', async (t) => {
+  await t.test('app chains: blocks, Dapps, deposits and withdrawals', async (t) => {
     await open('#/appchains', 'App chains');
     await page.click(`a[href="#/appchain/${appChain}"]`);
     await page.waitForSelector('#deposits');
     await idle();
-    t.match(await page.textContent('#deposits'), shortOf(deposit), 'the deposit transaction');
-    t.match(await page.textContent('#depositing'), '1000', 'its record waits for the flush');
-    t.ok(await page.$('#appchain-blocks'));
+    const deposits = await page.textContent('#deposits');
+    t.match(deposits, shortOf(settled), 'the settled deposit\'s transaction');
+    t.match(deposits, shortOf(deposit), 'the waiting deposit\'s transaction');
+    t.same(await cells('#depositing', 0), ['1000'], 'the waiting deposit\'s record');
+    t.same(await cells('#withdrawing', 0), [WITHDRAWN.toString()], 'the withdrawal waits for the next flush');
+    t.same(await cells('.settled', 0), ['1000000000000000000'], 'the settled deposit, in sha');
+    t.same(await cells('#dapps', 1), [bytesToHex(contractAddress(hexToBytes(DEV[0].address), 0n))], 'the DappBase');
+    t.ok((await cells('#appchain-blocks', 0)).length >= 2, 'the app chain\'s blocks');
   });
 
   await t.test('mining and peers', async (t) => {
     await open('#/mining', 'Mining');
     t.equal(await page.textContent('#difficulty'), '512');
     t.equal(await page.textContent('#mining'), 'yes');
+    t.match(await page.textContent('#hashrate'), /^\d+ H\/s$/);
+    const work = await node.rpc('mc_getWork');
+    t.equal(await page.textContent('#work-seal'), work[0], 'the current work package');
     await open('#/peers', 'Peers');
     t.equal(await page.textContent('#peer-count'), '0');
     await page.screenshot({ path: path.join(SHOTS, 'explorer-peers.png') });
