@@ -12,6 +12,7 @@ import path from 'node:path';
 import { ROOT, startNode, waitFor, type TestNode } from '../helpers/node.js';
 import { runScenario, type Scenario } from '../helpers/explorerScenario.js';
 import { DEV } from '../helpers/accounts.js';
+import { startNetNode, waitPeers } from '../helpers/network.js';
 import { advanceTo, callTx, dappBaseCode, deployTx, scsOf, sendApp } from '../rpc/scs/scsHelpers.js';
 import { contractAddress } from '../../src/chain/transaction.js';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
@@ -43,7 +44,7 @@ const send = async (tx: Record<string, string>) => {
 
 t.before(async () => {
   node = await startNode(t.testdir(), [
-    '--mining.mode', 'instant', '--minerthreads', '1', '--explorer.signatures', SIGNATURES, '--appChains', APP_CHAINS,
+    '--mining.mode', 'instant', '--minerthreads', '1', '--explorer.signatures', SIGNATURES, '--appChains', APP_CHAINS, '--port', '0',
   ]);
   s = await runScenario(node.rpc);
   const scs = scsOf(node);
@@ -165,6 +166,16 @@ t.test('the explorer in chromium', async (t) => {
     t.equal(await page.textContent('#work-seal'), work[0], 'the current work package');
     await open('#/peers', 'Peers');
     t.equal(await page.textContent('#peer-count'), '0');
+    // A second node peers with this one: the page counts it (admin_peers, which lists it, is not served over HTTP by default).
+    const enode = /P2P\s+(enode:\/\/\S+)/.exec(node.stdout())![1];
+    const peer = await startNetNode(t.testdir(), ['--mining.mode', 'off']);
+    t.teardown(() => peer.stop());
+    t.equal(await peer.rpc('admin_addPeer', [enode]), true);
+    await waitPeers(node, 1, 'the explorer\'s node');
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.page !== 'loading' && document.querySelector('h1')?.textContent?.includes('Peers'));
+    t.equal(await page.textContent('#peer-count'), '1', 'the connected peer');
+    t.match(await page.textContent('main'), 'add admin to --rpcapi');
     await page.screenshot({ path: path.join(SHOTS, 'explorer-peers.png') });
   });
 
