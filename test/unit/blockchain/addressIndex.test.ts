@@ -13,6 +13,8 @@ import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import { keys } from '../../../src/store/schema.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import type { BatchOp } from '../../../src/store/database.js';
+import { RLP } from '@ethereumjs/rlp';
+import { bigintToBytes } from '../../../src/encoding/bytes.js';
 
 const hex = bytesToHex;
 
@@ -122,4 +124,19 @@ t.test('the rebuild for an older datadir writes exactly what the live path wrote
   t.match(lines.at(-1), /address index complete/);
   const again = await AddressIndexRebuild.open({ db: rig.db, chain: rig.chain, replay: () => Promise.reject(new Error('no replay')), log: () => {}, warn: () => {} });
   t.equal(again.building, undefined, 'a complete index is not rebuilt at the next start');
+
+  // A rebuild stopped after its progress mark said blocks 1..2 were done: the next start goes on at 3.
+  await rig.db.batch([...live.map((k) => ({ type: 'del' as const, key: hexToBytes(k) }))]);
+  await rig.db.put(keys.addressIndexState, RLP.encode([bigintToBytes(3n), bigintToBytes(3n)]));
+  const replayed: bigint[] = [];
+  const resumed = await AddressIndexRebuild.open({
+    db: rig.db, chain: rig.chain, replay: (block) => (replayed.push(block.header.number), traces.block(block, () => new TouchTracer())),
+    log: () => {}, warn: () => {},
+  });
+  t.same(resumed.building, { next: 3n, end: 3n }, 'the stored progress');
+  resumed.start();
+  await resumed.finished();
+  t.same(replayed, [3n], 'only the blocks after the mark are replayed');
+  t.same(await entries(rig, new Uint8Array(20).fill(0xab)), ['3:1', '3:0'], 'block 3 indexed');
+  t.same(await entries(rig, INNER), [], 'block 1 was not (the mark said it was done)');
 });
