@@ -18,6 +18,7 @@ COPY tsconfig.json ./
 COPY src ./src
 COPY workers ./workers
 COPY config ./config
+COPY explorer ./explorer
 RUN npm run build
 RUN npm prune --omit=dev --no-audit --no-fund
 
@@ -35,6 +36,7 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/config ./config
+COPY --from=build /app/explorer ./explorer
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

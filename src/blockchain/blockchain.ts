@@ -17,6 +17,7 @@ import { keys } from '../store/schema.js';
 import { Lru } from '../store/lru.js';
 import { notFound, wrongState } from '../errors.js';
 import { headSwitchOps } from './headSwitch.js';
+import { decodeTouched, indexOps, touchedOf, touchedOps, type TouchedAddresses } from './addressIndex.js';
 import { BLOCK_CACHE_BYTES, RECEIPT_CACHE_BYTES, blockWeight, receiptsWeight } from './cacheWeights.js';
 
 /** Canonical number → hash entries kept in memory (about 300 bytes each). */
@@ -84,7 +85,9 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
   /** Writes the genesis block of a fresh datadir (its state nodes come in `stateOps`). */
   static async create(db: Database, genesis: Block, stateOps: BatchOp[]): Promise<Blockchain> {
     const chain = new Blockchain(db);
-    await db.batch([...stateOps, ...chain.blockOps(genesis, [], genesis.header.difficulty)]);
+    // A chain made by this version indexes every block as it lands: its address index is complete.
+    const indexComplete: BatchOp = { type: 'put', key: keys.addressIndexState, value: RLP.encode([]) };
+    await db.batch([...stateOps, ...chain.blockOps(genesis, [], genesis.header.difficulty), indexComplete]);
     chain.headBlock = genesis;
     chain.genesisBlock = genesis;
     chain.cacheBlock(genesis, [], genesis.header.difficulty);
@@ -99,25 +102,28 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     return this.genesisBlock;
   }
 
-  /** The block by hash: header, body, receipts, total difficulty (any branch). */
-  private storeOps(block: Block, receipts: Receipt[], td: bigint): BatchOp[] {
+  /** The block by hash: header, body, receipts, total difficulty, touched addresses (any branch). */
+  private storeOps(block: Block, receipts: Receipt[], td: bigint, touched: TouchedAddresses): BatchOp[] {
     const { hash } = block;
     return [
       { type: 'put', key: keys.header(hash), value: encodeHeader(block.header) },
       { type: 'put', key: keys.body(hash), value: RLP.encode(block.transactions.map((tx) => [tx.raw, tx.from])) },
       { type: 'put', key: keys.receipts(hash), value: encodeStoredReceipts(receipts) },
       { type: 'put', key: keys.td(hash), value: bigintToBytes(td) },
+      ...touchedOps(block, touched),
     ];
   }
 
   /** The block as the canonical one at its height, and (`isHead`) the new head. */
   private blockOps(block: Block, receipts: Receipt[], td: bigint, isHead = true): BatchOp[] {
     const { hash } = block;
-    const ops: BatchOp[] = [...this.storeOps(block, receipts, td), { type: 'put', key: keys.canonical(block.header.number), value: hash }];
+    const touched = touchedOf(block, receipts);
+    const ops: BatchOp[] = [...this.storeOps(block, receipts, td, touched), { type: 'put', key: keys.canonical(block.header.number), value: hash }];
     if (isHead) ops.push({ type: 'put', key: keys.head, value: hash });
     block.transactions.forEach((tx, index) => {
       ops.push({ type: 'put', key: keys.txIndex(tx.hash), value: RLP.encode([hash, index]) });
     });
+    ops.push(...indexOps('put', block, touched));
     return ops;
   }
 
@@ -183,7 +189,7 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
       const parentTd = await this.getTotalDifficulty(block.header.parentHash);
       if (parentTd === undefined) throw new Error(`parent of block #${block.header.number} is not stored`);
       const td = parentTd + block.header.difficulty;
-      await this.db.batch([...extraOps, ...this.storeOps(block, receipts, td)]);
+      await this.db.batch([...extraOps, ...this.storeOps(block, receipts, td, touchedOf(block, receipts))]);
       const key = bytesToHex(block.hash);
       this.blocksByHash.set(key, block);
       this.receiptsByHash.set(key, receipts);
@@ -268,9 +274,10 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     if (removed.length === 0 && added.length === 0) return { removed, added };
 
     const oldHead = this.headBlock;
+    const touched = await this.storedTouched([...removed, ...added]);
     // Counted before and after: a read overlapping the batch in any way sees a change.
     this.switches++;
-    await this.db.batch(headSwitchOps(oldHead, target, removedBlocks, addedBlocks, returnTransactions));
+    await this.db.batch(headSwitchOps(oldHead, target, removedBlocks, addedBlocks, returnTransactions, touched));
     this.switches++;
     for (let n = target.header.number + 1n; n <= oldHead.header.number; n++) this.hashByNumber.delete(n);
     for (const b of addedBlocks) this.hashByNumber.set(b.header.number, b.hash);
@@ -278,6 +285,30 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     if (removed.length) this.emit('rewound', { removed, returnTransactions });
     for (const e of added) this.emit('newHead', e);
     return { removed, added };
+  }
+
+  /**
+   * The touched addresses of stored blocks, by block hash (hex): as stored with them, else (a
+   * block stored before the index existed, not yet rebuilt) what their receipts tell.
+   */
+  private async storedTouched(entries: NewHeadEvent[]): Promise<Map<string, TouchedAddresses>> {
+    const withTxs = entries.filter((e) => e.block.transactions.length > 0);
+    const stored = await this.db.getMany(withTxs.map((e) => keys.touched(e.block.hash)));
+    return new Map(withTxs.map((e, i) => [bytesToHex(e.block.hash), stored[i] ? decodeTouched(stored[i]!) : touchedOf(e.block, e.receipts)]));
+  }
+
+  /**
+   * Records the touched addresses of a stored block that has none yet (the index rebuilt for a
+   * datadir made before it existed), with its canonical entries if it is canonical. In turn with
+   * the head switches, so that a block's entries follow the branch it is on.
+   */
+  indexStoredBlock(block: Block, touched: TouchedAddresses): Promise<void> {
+    return this.exclusive(async () => {
+      if (block.transactions.length === 0 || (await this.db.get(keys.touched(block.hash)))) return;
+      const ops = touchedOps(block, touched);
+      if (await this.isCanonical(block)) ops.push(...indexOps('put', block, touched));
+      await this.db.batch(ops);
+    });
   }
 
   async getHashByNumber(number: bigint): Promise<Uint8Array | undefined> {

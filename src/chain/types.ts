@@ -69,6 +69,14 @@ export interface Receipt {
   logsBloom: Uint8Array;
   logs: Log[];
   contractAddress: Address | null;
+  /**
+   * Addresses the execution's call frames touched (callers, callees, created contracts), as the
+   * block processor saw them: the source of the address index (blockchain/addressIndex.ts). Not
+   * part of the receipt's encoding; absent on receipts read back from the database.
+   */
+  touched?: Address[];
+  /** console.log payloads of the execution (execution/consoleLog.ts), until the node has logged them; not stored */
+  console?: Uint8Array[];
 }
 
 export interface Block {

@@ -1,6 +1,7 @@
 // Command-line parsing: the command and its arguments, and flag settings (not yet decoded).
 // Flags are `--name value`, `--name=value` or, for booleans, a bare `--name` optionally followed
-// by `true`/`false`. A single leading dash works too, as in the real node (`-rpcport 8545`).
+// by `true`/`false`, or `--no-name` for false. A single leading dash works too, as in the real
+// node (`-rpcport 8545`).
 
 import { ConfigError } from '../errors.js';
 import { allFlagNames, optionByFlag, type OptionEntry } from './schema.js';
@@ -85,6 +86,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       version = true;
     } else if (lower === 'config') {
       config = takeValue();
+    } else if (inline === undefined && negatedBoolean(name) !== undefined) {
+      flags.push({ entry: negatedBoolean(name)!, value: 'false', origin: `by ${shown}` });
     } else {
       const entry = optionByFlag(name);
       if (entry === undefined) throw unknownOption(dashes, name);
@@ -102,6 +105,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (version && positionals.length === 0) positionals.push('version');
   const { command, args } = decodeCommand(positionals);
   return { command, args, flags, config };
+}
+
+/** `no-<flag>` of a boolean flag that has no option of its own under that name. */
+function negatedBoolean(name: string): OptionEntry | undefined {
+  if (!/^no-/i.test(name) || optionByFlag(name) !== undefined) return undefined;
+  const entry = optionByFlag(name.slice(3));
+  return entry?.option.bool ? entry : undefined;
 }
 
 function unknownOption(dashes: string, name: string): ConfigError {

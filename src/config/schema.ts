@@ -100,6 +100,10 @@ export interface Config {
   appChains: Record<string, unknown>[];
   /** dagdir: where the full dataset is generated and kept for mining (docs/mining-and-ethash.md#the-full-dataset); undefined = light cache only */
   ethash: { dagdir: string | undefined };
+  /** the web explorer on the HTTP endpoint (docs/explorer.md) */
+  explorer: { enabled: boolean; signatures: string[] };
+  /** console.log calls of contracts printed in the log (docs/explorer.md#consolelog) */
+  console: { log: boolean };
 }
 
 export interface Option<T> extends Codec<T> {
@@ -187,6 +191,19 @@ const namespaces: Codec<RpcNamespace[]> = {
     return [...new Set(names)];
   },
 };
+/** Function signatures, `name(type,…)`, comma-separated on the command line (commas inside parentheses stay). */
+const signatures: Codec<string[]> = {
+  arg: '<list>',
+  expected: 'function signatures such as "deposit(address,uint256)", comma-separated',
+  decode(raw) {
+    const items = typeof raw === 'string' ? raw.split(/,(?![^(]*\))/).map((x) => x.trim()).filter((x) => x !== '') : raw;
+    if (!Array.isArray(items)) throw new BadValue(signatures.expected);
+    for (const item of items) {
+      if (typeof item !== 'string' || !/^[A-Za-z_$][\w$]*\([\w$,\[\]() ]*\)$/.test(item)) throw new BadValue('a function signature such as "deposit(address,uint256)"', { path: '', value: item });
+    }
+    return items as string[];
+  },
+};
 const appChains: Codec<Record<string, unknown>[]> = {
   arg: '<json>',
   expected: 'an array of app chain objects',
@@ -248,7 +265,7 @@ export const schema: Schema = {
     enabled: opt(bool, true, 'serve JSON-RPC over HTTP', ['rpc']),
     addr: opt(host, '127.0.0.1', 'HTTP listening address', ['rpcaddr']),
     port: opt(port, 8545, 'HTTP port (0 = any free port)', ['rpcport']),
-    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat'], 'namespaces served over HTTP', ['rpcapi']),
+    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'ots', 'erigon', 'trace'], 'namespaces served over HTTP', ['rpcapi']),
     corsDomain: opt(list(str('<origin>')), [], 'browser origins allowed to call (CORS); * for any', ['rpccorsdomain']),
     vhosts: opt(list(str('<host>')), ['localhost'], 'accepted Host header names; * for any (IP literals always pass)', ['rpcvhosts']),
     fastCall: opt(bool, true, 'run mc_call and mc_estimateGas on the call interpreter where it implements the chain\'s rules (false: always the library EVM)'),
@@ -263,7 +280,7 @@ export const schema: Schema = {
     enabled: opt(bool, false, 'serve JSON-RPC over WebSocket on its own port (the HTTP port takes WebSocket upgrades anyway)', ['ws']),
     addr: opt(host, '127.0.0.1', 'WebSocket listening address', ['wsaddr']),
     port: opt(port, 8546, 'WebSocket port (0 = any free port)', ['wsport']),
-    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc'], 'namespaces served over the WebSocket endpoint', ['wsapi']),
+    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'ots', 'erigon', 'trace'], 'namespaces served over the WebSocket endpoint', ['wsapi']),
     origins: opt(list(str('<origin>')), [], 'browser origins allowed to connect to the WebSocket endpoint; * for any', ['wsorigins']),
   },
   ipc: {
@@ -309,6 +326,13 @@ export const schema: Schema = {
   appChains: opt(appChains, [], 'app chains created at start-up: an array of scs_createAppChain objects'),
   ethash: {
     dagdir: opt(optionalDir, '', 'Ethash chains: generate the full dataset (~1 GB) in worker threads into this directory, reuse it after restart, and mine with it once ready (empty = light cache only)'),
+  },
+  explorer: {
+    enabled: opt(bool, true, 'serve the web explorer at /explorer on the HTTP endpoint', ['explorer']),
+    signatures: opt(signatures, [], 'more function signatures the explorer decodes, e.g. "deposit(address,uint256)"'),
+  },
+  console: {
+    log: opt(bool, true, 'print contracts\' console.log calls in the log (--no-console-log turns it off)', ['console-log']),
   },
 };
 

@@ -18,6 +18,8 @@ import { equalBytes } from '../encoding/bytes.js';
 import type { WorldState } from '../state/worldState.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import { BlockParticipants, type AppliedMoves } from './blockParticipants.js';
+import { TouchCollector } from './touchCollector.js';
+import { ConsoleCapture, consoleOf, type ConsoleSink } from './consoleLog.js';
 
 /** The main chain as block building sees it (BLOCKHASH); side branches see their own ancestors. */
 export interface ChainBlocks extends BlockHashSource {
@@ -80,8 +82,12 @@ export class BlockProcessor {
     this.uncommitted = blocks;
   }
 
+  /** where console.log lines go; unset: console calls are not recorded (--no-console-log) */
+  consoleSink: ConsoleSink | undefined;
+
   createEvm(sm: StateManagerInterface, hashes: BlockHashSource = this.mainHashes): Promise<EVM> {
-    return createChainEvm(this.common, sm, hashes);
+    const sink = this.consoleSink;
+    return createChainEvm(this.common, sm, hashes, sink && (() => new ConsoleCapture(sink)));
   }
 
   /**
@@ -125,56 +131,70 @@ export class BlockProcessor {
     const skippedSenders = new Set<string>();
     let gasUsed = 0n;
     let moves: AppliedMoves = new Map();
+    // What each transaction's frames touched, for the address index (blockchain/addressIndex.ts).
+    const touched = new TouchCollector();
+    const detach = touched.attach(evm);
+    // console.log calls ride with their receipts until the block is stored (the node logs them then).
+    const capture = consoleOf(evm);
     const include = (tx: SignedTx, result: ApplyResult & { ok: true }) => {
       gasUsed += result.gasUsed;
+      result.receipt.touched = touched.take();
+      const logged = capture?.take();
+      if (logged) result.receipt.console = logged;
       transactions.push(tx);
       receipts.push(result.receipt);
     };
-    for (const [i, tx] of candidates.entries()) {
-      const senderKey = bytesToHex(tx.from);
-      // After a sender's transaction is skipped, its later nonces cannot apply either.
-      if (skippedSenders.has(senderKey)) continue;
-      if (tx.syscnt === SYSCNT.settlement) {
-        // Only the builder makes settlements; a block's own is checked against the rules.
-        const checked = mode === 'replay' && i === candidates.length - 1
-          ? await this.checkSettlement(sm, tx, number)
-          : { problem: mode === 'replay' ? 'a settlement is the last transaction of its block' : 'settlements are made by the block builder' };
-        if ('problem' in checked) {
+    try {
+      for (const [i, tx] of candidates.entries()) {
+        const senderKey = bytesToHex(tx.from);
+        // After a sender's transaction is skipped, its later nonces cannot apply either.
+        if (skippedSenders.has(senderKey)) continue;
+        if (tx.syscnt === SYSCNT.settlement) {
+          // Only the builder makes settlements; a block's own is checked against the rules.
+          const checked = mode === 'replay' && i === candidates.length - 1
+            ? await this.checkSettlement(sm, tx, number)
+            : { problem: mode === 'replay' ? 'a settlement is the last transaction of its block' : 'settlements are made by the block builder' };
+          if ('problem' in checked) {
+            skippedSenders.add(senderKey);
+            rejected.push({ tx, reason: checked.problem });
+            continue;
+          }
+          moves = checked.applied;
+        }
+        // A slot's "original" value (SSTORE gas) is the one before this transaction.
+        sm.originalStorageCache.clear();
+        touched.take();
+        const result = isSystemTx(tx)
+          ? await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules)
+          : await applyTransaction(evm, sm, tx, blockEnv, gasUsed);
+        if (!result.ok) {
           skippedSenders.add(senderKey);
-          rejected.push({ tx, reason: checked.problem });
+          if (tx.syscnt === SYSCNT.settlement) moves = new Map();
+          // A full block defers the transaction; everything else is permanent for this tx.
+          if (result.reason !== 'exceeds block gas limit' && result.reason !== 'nonce too high') rejected.push({ tx, reason: result.reason });
           continue;
         }
-        moves = checked.applied;
-      }
-      // A slot's "original" value (SSTORE gas) is the one before this transaction.
-      sm.originalStorageCache.clear();
-      const result = isSystemTx(tx)
-        ? await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules)
-        : await applyTransaction(evm, sm, tx, blockEnv, gasUsed);
-      if (!result.ok) {
-        skippedSenders.add(senderKey);
-        if (tx.syscnt === SYSCNT.settlement) moves = new Map();
-        // A full block defers the transaction; everything else is permanent for this tx.
-        if (result.reason !== 'exceeds block gas limit' && result.reason !== 'nonce too high') rejected.push({ tx, reason: result.reason });
-        continue;
-      }
-      await recordDeposit(sm, tx, result.receipt);
-      if (!byzantium) result.receipt.root = await sm.getStateRoot();
-      include(tx, result);
-    }
-    // The participants' payouts come after the transactions and before the reward, as the
-    // block's last transaction.
-    if (mode === 'build') {
-      const paid = await payableNow(sm, await this.participants.proposals(number));
-      if (paid.length) {
-        const tx = settlementTx(await systemNonce(sm), paid);
-        sm.originalStorageCache.clear();
-        const result = await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules);
-        if (!result.ok) throw new Error(`settlement the builder made does not apply: ${result.reason}`);
+        await recordDeposit(sm, tx, result.receipt);
         if (!byzantium) result.receipt.root = await sm.getStateRoot();
         include(tx, result);
-        moves = this.participants.attribute(paid);
       }
+      // The participants' payouts come after the transactions and before the reward, as the
+      // block's last transaction.
+      if (mode === 'build') {
+        const paid = await payableNow(sm, await this.participants.proposals(number));
+        if (paid.length) {
+          const tx = settlementTx(await systemNonce(sm), paid);
+          sm.originalStorageCache.clear();
+          touched.take();
+          const result = await applySystemTx(evm, sm, tx, blockEnv, gasUsed, this.rules);
+          if (!result.ok) throw new Error(`settlement the builder made does not apply: ${result.reason}`);
+          if (!byzantium) result.receipt.root = await sm.getStateRoot();
+          include(tx, result);
+          moves = this.participants.attribute(paid);
+        }
+      }
+    } finally {
+      detach();
     }
     await sm.commit();
     sm.originalStorageCache.clear();

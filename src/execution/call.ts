@@ -26,6 +26,7 @@ import { S_ABORT, S_HALT, S_NEED } from './fastCall/frame.js';
 import { callRules } from './fastCall/rules.js';
 import { CallWorld } from './fastCall/world.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
+import { consoleOf } from './consoleLog.js';
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -99,6 +100,8 @@ interface BlockSource {
 interface RunMode {
   clock?: RunClock;
   library?: boolean;
+  /** its console.log lines are not printed (an estimate's search steps, a verification's second run) */
+  quiet?: boolean;
 }
 
 export class CallExecutor {
@@ -206,13 +209,13 @@ export class CallExecutor {
       } catch (err) {
         if (clock.expired) throw err;
         this.monitor.fault(err, req, header.number);
-        return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
+        return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock, mode.quiet === true);
       }
       if (status === S_HALT) return this.fastOutcome(fast.outcome!, intrinsic);
-      if (status === S_NEED) return this.completeFast(ctx, fast, req, header, data, gas, intrinsic, clock);
+      if (status === S_NEED) return this.completeFast(ctx, fast, req, header, data, gas, intrinsic, clock, mode.quiet === true);
       this.monitor.counters.fallbacks++;
     }
-    return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock, mode.quiet === true);
   }
 
   /**
@@ -221,7 +224,7 @@ export class CallExecutor {
    * has no side effects, so the library simply runs it from the start, under the same clock).
    */
   private async completeFast(
-    ctx: Context, fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, clock: RunClock,
+    ctx: Context, fast: Engine, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, clock: RunClock, quiet: boolean,
   ): Promise<CallOutcome> {
     let out: FastOutcome | undefined;
     try {
@@ -229,11 +232,11 @@ export class CallExecutor {
     } catch (err) {
       if (clock.expired) throw err;
       this.monitor.fault(err, req, header.number);
-      return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
+      return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock, quiet);
     }
     if (out !== undefined) return this.fastOutcome(out, intrinsic);
     this.monitor.counters.fallbacks++;
-    return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock);
+    return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock, quiet);
   }
 
   private fastOutcome(out: FastOutcome, intrinsic: bigint): CallOutcome {
@@ -242,7 +245,7 @@ export class CallExecutor {
   }
 
   private async runLibrary(
-    ctx: Context, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, clock: RunClock,
+    ctx: Context, req: CallRequest, header: Header, data: Uint8Array, gas: bigint, intrinsic: bigint, clock: RunClock, quiet: boolean,
   ): Promise<CallOutcome> {
     this.stats.library++;
     const caller = new Address(req.from ?? ZERO_ADDRESS);
@@ -269,6 +272,10 @@ export class CallExecutor {
     } finally {
       ctx.view.reset();
       ctx.evm.journal.cleanJournal();
+      // Only the library runs console calls (our interpreter hands them over).
+      const capture = consoleOf(ctx.evm);
+      if (quiet) capture?.take();
+      else capture?.flush('call');
     }
   }
 
@@ -301,7 +308,7 @@ export class CallExecutor {
   private async verified(req: CallRequest, state: CallState, fast: CallOutcome): Promise<CallOutcome> {
     let reference: CallOutcome;
     try {
-      reference = await this.run(req, state, { library: true });
+      reference = await this.run(req, state, { library: true, quiet: true }); // printed by the first run
     } catch (err) {
       this.monitor.unverified('mc_call', (err as Error).message);
       return fast;
@@ -335,11 +342,12 @@ export class CallExecutor {
   private async search(req: CallRequest, state: CallState, requestedCap: bigint, library: boolean): Promise<bigint> {
     const clock = new RunClock(this.timeoutMs);
     const cap = this.gasCap > 0n && requestedCap > this.gasCap ? this.gasCap : requestedCap;
-    const attempt = (gas: bigint) => {
+    // The search runs the message many times; its console.log lines are printed once (not again when verified).
+    const attempt = (gas: bigint, quiet = true) => {
       clock.check();
-      return this.run({ ...req, gas }, state, { clock, library });
+      return this.run({ ...req, gas }, state, { clock, library, quiet });
     };
-    const top = await attempt(cap);
+    const top = await attempt(cap, library);
     if (top.error) {
       if (top.error === 'revert') throw callError(top);
       throw executionFailed(top.error === 'out of gas' ? `gas required exceeds allowance (${cap})` : top.error);

@@ -17,6 +17,7 @@
 
 import { EVM, EVMError, NobleBN254, type EVMOpts, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
+import { isConsoleAddress, type ConsoleCapture } from './consoleLog.js';
 import { LIBRARY_STEP, type ClockedEvm, type RunClock } from './runClock.js';
 
 /** The library's Interpreter, as much of it as this file touches (the package does not export it). */
@@ -112,6 +113,8 @@ function paidRange(store: Uint8Array, paid: number, offset: number, size: number
 const FRAME_EIPS = [1153, 2780, 6800, 7702, 7708, 7864, 7928];
 
 export class ChainEvm extends EVM implements ClockedEvm {
+  /** records console.log payloads when set (execution/consoleLog.ts); undefined costs one check per call frame */
+  console: ConsoleCapture | undefined = undefined;
   /** the clock of the run in progress (set by withClock); declared here so the object's shape never changes */
   runClock: RunClock | undefined = undefined;
 
@@ -120,6 +123,8 @@ export class ChainEvm extends EVM implements ClockedEvm {
   }
 
   protected override async _executeCall(message: Message & { to: NonNullable<Message['to']> }): Promise<EVMResult> {
+    const capture = this.console;
+    if (capture !== undefined && isConsoleAddress(message.codeAddress.bytes)) capture.record(message.data);
     if (
       this.DEBUG || this._optsCached.profiler?.enabled === true || message.code !== undefined ||
       FRAME_EIPS.some((eip) => this.common.isActivatedEIP(eip))

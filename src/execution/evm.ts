@@ -3,6 +3,7 @@
 
 import type { EVM } from '@ethereumjs/evm';
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
+import type { ConsoleCapture } from './consoleLog.js';
 
 // The EVM library loads with the first EVM, not at start-up (the first answers do not need it).
 let library: typeof import('@ethereumjs/evm') | undefined;
@@ -19,7 +20,8 @@ export interface BlockHashSource {
   getBlockByNumber(number: bigint): Promise<{ hash: Uint8Array } | undefined>;
 }
 
-export async function createChainEvm(common: Common, sm: StateManagerInterface, chain: BlockHashSource): Promise<EVM> {
+/** `console`: records console.log calls (execution/consoleLog.ts) */
+export async function createChainEvm(common: Common, sm: StateManagerInterface, chain: BlockHashSource, console?: () => ConsoleCapture): Promise<EVM> {
   library ??= await import('@ethereumjs/evm');
   const { ChainEvm } = (chainEvmModule ??= await import('./chainEvm.js'));
   const evm = new ChainEvm({
@@ -38,6 +40,7 @@ export async function createChainEvm(common: Common, sm: StateManagerInterface, 
       },
     },
   });
+  evm.console = console?.();
   await evm.prepare();
   return evm;
 }

@@ -31,7 +31,9 @@ import { loadOrCreateNodeKey, nodeIdOf } from '../admin/nodeKey.js';
 import { StaticPeers } from '../admin/staticPeers.js';
 import { createLogger, type Logger } from '../log.js';
 import { HttpEndpoint } from '../rpc/httpEndpoint.js';
-import { StartGate } from '../rpc/dispatch.js';
+import { Dispatcher, StartGate } from '../rpc/dispatch.js';
+import { ExplorerSite, explorerAssetDir } from '../rpc/explorerSite.js';
+import { EXPLORER_SCS_PATH, scsReadMethods } from '../rpc/modules/scs.js';
 import { SubscriptionHub } from '../filters/subscriptions.js';
 import { subscriptionMethods } from '../rpc/modules/mc/subscriptions.js';
 import { buildMethodTable, namespaceOf, rpcModules, NAMESPACES } from '../rpc/modules/index.js';
@@ -65,12 +67,23 @@ import { DevMining } from '../devControls/devMining.js';
 import { DevSnapshots } from '../devControls/devSnapshots.js';
 import { DevState } from '../devControls/devState.js';
 import { devControlMethods } from '../rpc/modules/devControls.js';
-import { activePrecompiles } from '../execution/evm.js';
+import { activePrecompiles, createChainEvm } from '../execution/evm.js';
+import { printConsole } from '../execution/consoleLog.js';
 import { TraceRunner } from '../tracing/traceRunner.js';
 import { debugMethods } from '../rpc/modules/debug.js';
 import { proofMethods } from '../rpc/modules/mc/proofs.js';
 import { chainImport } from '../sync/chainImport.js';
 import { RpcEndpoints, type MethodTables, type NodeEndpoints } from './rpcEndpoints.js';
+import { AddressIndexReader } from '../blockchain/addressIndex.js';
+import { AddressIndexRebuild } from '../blockchain/addressIndexRebuild.js';
+import { TransactionSearch } from '../blockchain/transactionSearch.js';
+import { ChainTraces } from '../tracing/chainTraces.js';
+import { FlatCallTracer, creatorIn } from '../tracing/flatCallTracer.js';
+import { TouchTracer } from '../tracing/touchTracer.js';
+import { otsMethods } from '../rpc/modules/ots.js';
+import { traceMethods } from '../rpc/modules/trace.js';
+import { DEFAULT_LOG_LIMITS } from '../filters/logQuery.js';
+import { blockReward } from '../execution/gas.js';
 import { NodeNetwork } from './nodeNetwork.js';
 
 
@@ -104,6 +117,8 @@ interface NodeParts {
   network: NodeNetwork;
   /** holds every call until start-up has finished */
   gate: StartGate;
+  /** the address index's rebuild for a datadir made before it existed */
+  addressIndex: AddressIndexRebuild;
 }
 
 export interface StartOptions {
@@ -165,6 +180,17 @@ export class McNode {
     const accounts = devAccounts(config);
     const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log, genesisSpec(config, accounts));
     const chainId = config.chain.chainId;
+    // console.log (docs/explorer.md#consolelog): calls, estimates and traces print as they finish,
+    // mined transactions once their block is stored.
+    if (config.console.log) {
+      const sink = (label: string, line: string) => log.info(`console.log: ${line}`, { tx: label });
+      builder.consoleSink = sink;
+      chain.on('newHead', ({ block, receipts }) => receipts.forEach((r, i) => {
+        if (!r.console) return;
+        printConsole(sink, bytesToHex(block.transactions[i].hash), r.console);
+        r.console = undefined;
+      }));
+    }
 
     const wallet = new Wallet(chainId);
     const dev: DevAccount[] = accounts.map(({ privateKey, address }) => ({ address: wallet.addAccount(privateKey, true, address), privateKey }));
@@ -242,8 +268,15 @@ export class McNode {
     const endpoints: NodeEndpoints = {};
     const gate = new StartGate();
     const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
+    // The explorer (docs/explorer.md): its pages, and a read-only window on the SCS for them once the SCS runs.
+    const explorerDir = config.explorer.enabled ? explorerAssetDir() : undefined;
+    if (config.explorer.enabled && !explorerDir) log.warn('the explorer\'s files are missing from the package; /explorer is off');
+    const site = explorerDir ? new ExplorerSite(explorerDir, config.explorer.signatures) : undefined;
+    const explorerRoutes = new Map<string, Dispatcher>();
     const fastPathCounts = { requests: 0, handOvers: 0 };
     const http: HttpEndpoint = new HttpEndpoint({
+      site,
+      routes: () => explorerRoutes,
       methods: () => methods.http,
       vhosts: config.rpc.vhosts,
       debug: config.verbosity >= 4,
@@ -277,6 +310,7 @@ export class McNode {
       )
       : undefined;
     if (scs) builder.participants.add(scs);
+    if (scs && site) explorerRoutes.set(EXPLORER_SCS_PATH, new Dispatcher({ methods: buildMethodTable(scsReadMethods({ scs, datadir: config.datadir })), gate }));
     // The peer-to-peer network starts last (after the RPC modules are built); handlers ask this holder at call time.
     const nodeKey = loadOrCreateNodeKey(config.datadir);
     const network = new NodeNetwork({ config, log, nodeKey, chain, pool, decodeTx: decodeForPool });
@@ -321,6 +355,28 @@ export class McNode {
     common_modules.push(debugMethods({
       backend, traces, defaultTimeoutMs: config.rpc.evmTimeout, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
+    // Explorer support (docs/explorer.md): Otterscan's ots_* over the address index, OpenEthereum's trace_*.
+    const chainTraces = new ChainTraces(chain, traces);
+    // The rebuild replays old blocks on EVMs without a console capture: their lines were printed when they were mined.
+    const quietTraces = new TraceRunner({
+      world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => createChainEvm(common, sm, chain), rules, gasCap: config.rpc.gasCap,
+    });
+    const addressIndex = await AddressIndexRebuild.open({
+      db, chain, replay: (block) => new ChainTraces(chain, quietTraces).block(block, () => new TouchTracer()),
+      log: (message, fields) => log.info(message, fields), warn: (message, fields) => log.warn(message, fields),
+    });
+    const search = new TransactionSearch({
+      chain, index: new AddressIndexReader(db), building: () => addressIndex.building,
+      nonceAt: async (address, number) => {
+        const block = await chain.getBlockByNumber(number);
+        return block ? (await world.getAccount(block.header.stateRoot, address))?.nonce ?? 0n : 0n;
+      },
+      creatorIn: async (txHash, address) => creatorIn((await chainTraces.transaction(txHash, () => new FlatCallTracer()))?.result.root, address),
+    });
+    common_modules.push(
+      otsMethods({ chain, traces: chainTraces, search, blockReward, codeAt: async (address, tag) => (await backend.stateAt(tag)).getCode(address) }),
+      traceMethods({ chain, traces: chainTraces, blockReward, defaultFrom: () => wallet.firstAccount(), limits: DEFAULT_LOG_LIMITS }),
+    );
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
       const state = await DevState.open(miner, world, pool, db);
@@ -348,6 +404,7 @@ export class McNode {
     });
     const node = new McNode({
       config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate,
+      addressIndex,
     });
     miner.on('sealed', (block) =>
       log.info('sealed block', {
@@ -364,6 +421,7 @@ export class McNode {
     vnode.scsService = running.scs && config.vnode.scsService;
     endpoints.p2p = await network.start(chainImport(importer), (sync) => subscriptions.watchSync(sync.downloader));
     miner.start();
+    addressIndex.start();
     // Start-up skips what the first answers do not need; load what the first block and call need
     // right after, so that they are not slower for it.
     setTimeout(() => {
@@ -377,9 +435,10 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db } = this.parts;
+    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, addressIndex } = this.parts;
     await network.stop();
     await rpc.stop();
+    await addressIndex.stop();
     subscriptions.stop();
     filters.stop();
     await miner.stop();

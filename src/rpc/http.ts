@@ -23,6 +23,8 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** Takes WebSocket upgrades that pass the host, path and origin rules (ws.ts); absent: refused. */
   websocket?: UpgradeHandler;
+  /** Static pages served on GET/HEAD before any route (the explorer): true when it answered. */
+  site?: { serve(req: IncomingMessage, res: ServerResponse, path: string): boolean };
   /** Answer simple JSON POSTs without node:http (default true; `--http.fastpath=false` turns it off). */
   fastPath?: boolean;
   /** where the fast path counts what it did (endpoints may share one); the server's own otherwise */
@@ -190,7 +192,9 @@ export class HttpRpcServer {
     if (!this.hostAllowed(req.headers.host)) return refuse(req, res, 403, 'invalid host specified\n', cors);
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    const dispatcher = this.o.route(query < 0 ? url : url.slice(0, query));
+    const path = query < 0 ? url : url.slice(0, query);
+    if (this.o.site !== undefined && this.o.site.serve(req, res, path)) return;
+    const dispatcher = this.o.route(path);
     if (dispatcher === undefined) return refuse(req, res, 404, 'not found\n', cors);
 
     switch (req.method) {
@@ -226,7 +230,7 @@ export class HttpRpcServer {
     let status = 0;
     if (!this.hostAllowed(req.headers.host)) status = 403;
     else if (dispatcher === undefined || this.o.websocket === undefined) status = 404;
-    else if (origin !== undefined && this.allowedOrigin(origin) === undefined) status = 403;
+    else if (origin !== undefined && this.allowedOrigin(origin) === undefined && !sameOrigin(origin, req.headers.host)) status = 403;
     if (status !== 0) {
       socket.write(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       // node:http neither reads nor tracks a socket it has handed to 'upgrade': ended only on our
@@ -298,6 +302,16 @@ export class HttpRpcServer {
     if (isIP(host) !== 0) return true;
     return this.vhosts.has(host.toLowerCase());
   }
+}
+
+/**
+ * A page served by this endpoint itself (the explorer) connecting back to it: its Origin names
+ * the Host it asked. The Host passed the allow-list already, so no other site gains access.
+ */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const lower = origin.toLowerCase();
+  return lower === `http://${host.toLowerCase()}` || lower === `https://${host.toLowerCase()}`;
 }
 
 function hasBody(req: IncomingMessage): boolean {

@@ -5,7 +5,7 @@
 import { alreadyExists, wrongState } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Dispatcher, type DispatcherOptions } from './dispatch.js';
-import { HttpRpcServer } from './http.js';
+import { HttpRpcServer, type HttpServerOptions } from './http.js';
 import type { FastPathCounts } from './httpFastPath.js';
 import { WsRpcServer } from './ws.js';
 import type { HttpControl, HttpSettings } from './modules/admin.js';
@@ -30,6 +30,10 @@ export interface HttpEndpointOptions {
   log: Logger;
   /** told the bound address when the endpoint opens, undefined when it closes (the node's banner) */
   onChange?: (address: Address | undefined) => void;
+  /** the explorer's pages (GET/HEAD under /explorer), when it is on */
+  site?: HttpServerOptions['site'];
+  /** dispatchers of other paths (the explorer's read-only SCS calls); every other path takes the endpoint's */
+  routes?: () => ReadonlyMap<string, Dispatcher>;
 }
 
 export class HttpEndpoint implements HttpControl {
@@ -77,8 +81,9 @@ export class HttpEndpoint implements HttpControl {
       port: settings.port,
       corsOrigins: settings.corsOrigins,
       vhosts: this.o.vhosts,
-      route: () => dispatcher,
+      route: (path) => this.o.routes?.().get(path) ?? dispatcher,
       websocket: upgrades,
+      site: this.o.site,
       fastPath: this.o.fastPath,
       fastPathCounts: this.o.fastPathCounts,
     });

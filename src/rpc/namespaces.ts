@@ -2,7 +2,7 @@
 // the method tables and the dispatcher's method-name aliases all read them. A leaf module, so
 // that loading the configuration does not load the RPC stack.
 
-export const NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug'] as const;
+export const NAMESPACES = ['libx', 'mc', 'net', 'admin', 'txpool', 'personal', 'vnode', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug', 'ots', 'erigon', 'trace'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** Other names of a namespace, as the real VNODE and the client libraries send them. */

@@ -101,8 +101,14 @@ export class Database {
     return this.db.batch(ops);
   }
 
-  async *entries(range: { gte: Uint8Array; lt: Uint8Array }): AsyncGenerator<[Uint8Array, Uint8Array]> {
+  /** Entries in key order (`reverse`: from the last), at most `limit` of them. */
+  async *entries(range: { gte: Uint8Array; lt: Uint8Array; reverse?: boolean; limit?: number }): AsyncGenerator<[Uint8Array, Uint8Array]> {
     for await (const entry of this.db.iterator(range)) yield entry;
+  }
+
+  /** Keys only, in key order (`reverse`: from the last). */
+  async *keys(range: { gte: Uint8Array; lt: Uint8Array; reverse?: boolean }): AsyncGenerator<Uint8Array> {
+    for await (const key of this.db.keys(range)) yield key;
   }
 
   close(): Promise<void> {

@@ -21,9 +21,12 @@ const P = {
   poolJournal: prefix('p:'), // tx hash → raw tx (acknowledged, not yet mined)
   app: prefix('a:'), // app-chain data (scs/), sub-keys chosen there
   snapshot: prefix('s:'), // snapshot id(8) → RLP [head hash, clock, raw pool txs] (miner/devSnapshots.ts)
+  touched: prefix('t:'), // block hash → RLP list per transaction of the addresses it touched (any branch)
+  addressTx: prefix('o:'), // address(20) + number(8) + tx index(4) → empty: the canonical address index (Otterscan)
 } as const;
 
 const num = (n: bigint) => bigintToFixed(n, 8);
+const u32 = (n: number) => bigintToFixed(BigInt(n), 4);
 
 export const keys = {
   schemaVersion: concatBytes(P.meta, prefix('schema')),
@@ -51,6 +54,17 @@ export const keys = {
   /** snapshots with ids from `first` on */
   snapshotRange: (first: bigint) => ({ gte: concatBytes(P.snapshot, num(first)), lt: concatBytes(P.snapshot, new Uint8Array(8).fill(0xff), Uint8Array.of(0)) }),
   snapshotNext: concatBytes(P.meta, prefix('snapnext')),
+  /** the addresses each transaction of a block touched (blockchain/addressIndex.ts) */
+  touched: (blockHash: Uint8Array) => concatBytes(P.touched, blockHash),
+  /** one canonical transaction touching `address` */
+  addressTx: (address: Uint8Array, number: bigint, index: number) => concatBytes(P.addressTx, address, num(number), u32(index)),
+  /** the index entries of `address` in blocks from..to (inclusive) */
+  addressTxRange: (address: Uint8Array, from: bigint, to: bigint) => ({
+    gte: concatBytes(P.addressTx, address, num(from)),
+    lt: concatBytes(P.addressTx, address, num(to), new Uint8Array(4).fill(0xff), Uint8Array.of(0)),
+  }),
+  /** the address index's state: RLP [] complete, or [next, end] while rebuilt for an older datadir */
+  addressIndexState: concatBytes(P.meta, prefix('addrindex')),
   /** impersonated addresses, 20 bytes each, concatenated (miner/devState.ts) */
   impersonated: concatBytes(P.meta, prefix('impersonated')),
 };

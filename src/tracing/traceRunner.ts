@@ -15,6 +15,8 @@ import { SYSCNT, isSystemTx } from '../chain/systemTx.js';
 import { callGas, type CallRequest } from '../execution/call.js';
 import { RunClock, withClock } from '../execution/runClock.js';
 import { intrinsicGas } from '../execution/gas.js';
+import { consoleOf } from '../execution/consoleLog.js';
+import { bytesToHex } from '../encoding/hex.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { WorldState } from '../state/worldState.js';
 import { TraceLimit, type TraceLimits, type TracedTx, type Tracer, type TxOutcome } from './tracer.js';
@@ -35,9 +37,12 @@ export class TraceRunner {
 
   /**
    * Replays `block` on `parent`'s state and traces the transactions at `indexes` (ascending),
-   * each with its own tracer from `makeTracer`.
+   * each with its own tracer from `makeTracer`. `printConsole`: the traced transactions'
+   * console.log lines are printed again (a trace that names one transaction).
    */
-  async traceBlock<R>(parent: Header, block: Block, indexes: number[], makeTracer: () => Tracer<R>, limits: TraceLimits): Promise<R[]> {
+  async traceBlock<R>(
+    parent: Header, block: Block, indexes: number[], makeTracer: () => Tracer<R>, limits: TraceLimits, printConsole = false,
+  ): Promise<R[]> {
     const nodes = this.deps.scratchNodes();
     const sm = await this.deps.world.stateManagerAt(parent.stateRoot, nodes);
     const evm = await this.deps.makeEvm(sm);
@@ -53,6 +58,7 @@ export class TraceRunner {
       const tx = block.transactions[i];
       if (!wanted.has(i)) {
         const applied = await withClock(evm, clock, () => this.apply(evm, sm, tx, env, gasUsed, false));
+        consoleOf(evm)?.take(); // printed when it was mined; only traced transactions print again
         if (!applied.ok) throw replayFailed(i, applied.reason);
         gasUsed += applied.gasUsed;
         continue;
@@ -62,6 +68,8 @@ export class TraceRunner {
       const before = tracer.wantsStates ? await this.snapshot(sm, nodes) : undefined;
       tracer.begin?.(traced);
       const applied = await withTracer(evm, tracer, clock, () => this.apply(evm, sm, tx, env, gasUsed, true));
+      if (printConsole) consoleOf(evm)?.flush(bytesToHex(tx.hash));
+      else consoleOf(evm)?.take();
       if (!applied.ok) throw replayFailed(i, applied.reason);
       gasUsed += applied.gasUsed;
       const outcome: TxOutcome = {
@@ -100,6 +108,7 @@ export class TraceRunner {
         block: evmBlock({ number: header.number, timestamp: header.timestamp, miner, difficulty: header.difficulty, gasLimit: header.gasLimit }),
       }),
     );
+    consoleOf(evm)?.flush('call');
     const exec = result.execResult;
     const outcome: TxOutcome = {
       gasUsed: intrinsic + exec.executionGasUsed,

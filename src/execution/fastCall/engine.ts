@@ -22,6 +22,7 @@ import type { CallRules, Precompile } from './rules.js';
 import { CallAccount, type CallWorld, toAddress } from './world.js';
 import { keccak256 } from '../../encoding/bytes.js';
 import { bytesToHex } from '../../encoding/hex.js';
+import { CONSOLE_WORD, consoleOf } from '../consoleLog.js';
 
 const U256 = (1n << 256n) - 1n;
 /** A precompile's own error (its text is passed on). */
@@ -229,7 +230,11 @@ export class Engine {
     const precompile = this.rules.precompiles.get(codeAddress);
     if (precompile !== undefined) return this.runPrecompile(precompile, data, gasLimit, depth, mark);
     const code = w.code(codeAddress)!;
-    if (code.length === 0) return this.settle(depth, mark, 0, EMPTY, 0, undefined, 0n);
+    if (code.length === 0) {
+      // console.log is printed from the library's run: a message calling the console address goes there.
+      if (codeAddress === CONSOLE_WORD && consoleOf(this.evm) !== undefined) return S_ABORT;
+      return this.settle(depth, mark, 0, EMPTY, 0, undefined, 0n);
+    }
     const frame = this.frame(to, caller, codeAddress, value, data, code, isStatic, depth, gasLimit, false);
     frame.mark = mark;
     this.frames.push(frame);

@@ -116,7 +116,7 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
       const c = defaults(choice);
       const found = await backend.findTransaction(txHash);
       if (!found) throw notFound(`transaction ${bytesToHex(txHash)} not found`);
-      const [result] = await ctx.traces.traceBlock((await parentOf(found.block)).header, found.block, [found.index], c.make, c.limits);
+      const [result] = await ctx.traces.traceBlock((await parentOf(found.block)).header, found.block, [found.index], c.make, c.limits, true);
       return c.format(result as never);
     }),
     debug_traceCall: method([txRequest, optional(blockTag), opts], async (req, tag, choice) => {

@@ -128,6 +128,14 @@ export interface ScsServerOptions {
  * The SCS HTTP endpoint (docs/scs.md#endpoints): `/` serves the `rpc` variant; `/rpc` serves
  * `rpcdebug` and, as the official explorer sends both there, the `scs_*` methods too.
  */
+/** Where the main HTTP endpoint serves scsReadMethods for the explorer's pages (same origin). */
+export const EXPLORER_SCS_PATH = '/explorer/scs';
+
+/** The scs_* methods that only read (the explorer's app-chain pages): no creation, no data directory. */
+export function scsReadMethods(ctx: ScsContext): Record<string, RpcMethod> {
+  return Object.fromEntries(Object.entries(scsMethods(ctx)).filter(([name]) => /^scs_get/.test(name)));
+}
+
 export function createScsServer(ctx: ScsContext, o: ScsServerOptions): HttpRpcServer {
   const plain = new Dispatcher({ methods: buildMethodTable(scsMethods(ctx)), debug: o.debug, onCall: o.onCall, gate: o.gate });
   const both = new Dispatcher({

@@ -139,3 +139,16 @@ t.test('--help and -h anywhere ask for help', async (t) => {
 t.test('errors are ConfigErrors', async (t) => {
   t.throws(() => run('--nope'), ConfigError);
 });
+
+t.test('--no-<flag> sets a boolean false; explorer and console.log switches', async (t) => {
+  t.equal(load().console.log, true);
+  t.equal(load('--no-console-log').console.log, false);
+  t.equal(load('--console-log=false').console.log, false);
+  t.equal(load('--no-mine').mining.mine, false, 'any boolean flag');
+  t.equal(load('--no-console-log', '--console-log').console.log, true, 'the last setting wins');
+  t.equal(load().explorer.enabled, true);
+  t.equal(load('--explorer=false').explorer.enabled, false);
+  t.same(load('--explorer.signatures', 'deposit(address,uint256),ping()').explorer.signatures, ['deposit(address,uint256)', 'ping()']);
+  rejects(t, ['--no-rpcport'], /unknown option --no-rpcport/);
+  rejects(t, ['--explorer.signatures', 'not a signature'], /function signature/);
+});

@@ -16,7 +16,7 @@ t.test('bad enum values name the key and the choices', async (t) => {
     /^invalid config value for mining\.mode: "fast" \(expected one of instant, interval, mixed, remote, off; set by --mining\.mode\)$/);
   rejects(t, ['--mining.difficulty', 'auto'], /mining\.difficulty: "auto" \(expected one of fixed, adjust/);
   rejects(t, ['--chain.hardfork', 'shanghai'], /chain\.hardfork: "shanghai" \(expected one of chainstart, homestead, .*london/);
-  rejects(t, ['--rpcapi', 'mc,eht'], /rpc\.api: "eht" \(expected one of libx, mc, net, admin, txpool, personal, vnode, miner, rpc, evm, anvil, hardhat, debug; set by --rpcapi\)/);
+  rejects(t, ['--rpcapi', 'mc,eht'], /rpc\.api: "eht" \(expected one of libx, mc, net, admin, txpool, personal, vnode, miner, rpc, evm, anvil, hardhat, debug, ots, erigon, trace; set by --rpcapi\)/);
 });
 
 t.test('bad numbers name the key', async (t) => {
