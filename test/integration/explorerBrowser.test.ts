@@ -16,6 +16,7 @@ import { startNetNode, waitPeers } from '../helpers/network.js';
 import { advanceTo, callTx, dappBaseCode, deployTx, scsOf, sendApp } from '../rpc/scs/scsHelpers.js';
 import { contractAddress } from '../../src/chain/transaction.js';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
+import { testDir } from '../helpers/testDir.js';
 
 /** Debian's chromium (CI installs it, .ci/run); CHROMIUM overrides. */
 const CHROMIUM = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
@@ -43,7 +44,7 @@ const send = async (tx: Record<string, string>) => {
 };
 
 t.before(async () => {
-  node = await startNode(t.testdir(), [
+  node = await startNode(testDir(t), [
     '--mining.mode', 'instant', '--minerthreads', '1', '--explorer.signatures', SIGNATURES, '--appChains', APP_CHAINS, '--port', '0',
   ]);
   s = await runScenario(node.rpc);
@@ -168,7 +169,7 @@ t.test('the explorer in chromium', async (t) => {
     t.equal(await page.textContent('#peer-count'), '0');
     // A second node peers with this one: the page counts it (admin_peers, which lists it, is not served over HTTP by default).
     const enode = /P2P\s+(enode:\/\/\S+)/.exec(node.stdout())![1];
-    const peer = await startNetNode(t.testdir(), ['--mining.mode', 'off']);
+    const peer = await startNetNode(testDir(t), ['--mining.mode', 'off']);
     t.teardown(() => peer.stop());
     t.equal(await peer.rpc('admin_addPeer', [enode]), true);
     await waitPeers(node, 1, 'the explorer\'s node');

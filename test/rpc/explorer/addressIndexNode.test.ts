@@ -10,6 +10,7 @@ import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
 import type { BatchOp } from '../../../src/store/database.js';
 import { mcnode } from '../../fixtures/chains/prebuilt.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const ARGS = ['--mining.mode', 'instant', '--minerthreads', '1'];
 let node: TestNode;
@@ -17,7 +18,7 @@ let s: Scenario;
 let datadir: string;
 
 t.before(async () => {
-  datadir = t.testdir();
+  datadir = testDir(t);
   node = await startNode(datadir, ARGS);
   s = await runScenario(node.rpc);
 });

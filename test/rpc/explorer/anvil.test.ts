@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { startNode, type TestNode } from '../../helpers/node.js';
 import { runScenario, type Rpc, type Scenario } from '../../helpers/explorerScenario.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const require = createRequire(import.meta.url);
 
@@ -64,7 +65,7 @@ let mine: Scenario;
 let theirs: Scenario;
 
 t.before(async () => {
-  [node, anvil] = await Promise.all([startNode(t.testdir(), ['--mining.mode', 'instant', '--minerthreads', '1']), startAnvil()]);
+  [node, anvil] = await Promise.all([startNode(testDir(t), ['--mining.mode', 'instant', '--minerthreads', '1']), startAnvil()]);
   [mine, theirs] = await Promise.all([runScenario(node.rpc), runScenario(anvil.rpc)]);
 });
 t.teardown(async () => {

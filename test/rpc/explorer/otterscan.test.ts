@@ -6,12 +6,13 @@ import t from 'tap';
 import { startNode, type TestNode } from '../../helpers/node.js';
 import { runScenario, type Scenario } from '../../helpers/explorerScenario.js';
 import { contract } from '../../helpers/abi.js';
+import { testDir } from '../../helpers/testDir.js';
 
 let node: TestNode;
 let s: Scenario;
 
 t.before(async () => {
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--minerthreads', '1']);
+  node = await startNode(testDir(t), ['--mining.mode', 'instant', '--minerthreads', '1']);
   s = await runScenario(node.rpc);
 });
 t.teardown(() => node.stop());

@@ -8,12 +8,13 @@ import path from 'node:path';
 import { request } from 'node:http';
 import { startNode, type TestNode } from '../../helpers/node.js';
 import { selector } from '../../helpers/abi.js';
+import { testDir } from '../../helpers/testDir.js';
 
 let node: TestNode;
 let off: TestNode;
 
 t.before(async () => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   [node, off] = await Promise.all([
     startNode(path.join(dir, 'on'), ['--mining.mode', 'off', '--explorer.signatures', 'deposit(address,uint256)', '--appChains', '[{}]']),
     startNode(path.join(dir, 'off'), ['--mining.mode', 'off', '--explorer=false', '--appChains', '[{}]']),

@@ -9,6 +9,7 @@ import { SHOUT_DATA, runScenario, type Scenario } from '../../helpers/explorerSc
 import { encodeCall } from '../../helpers/abi.js';
 import { toChecksumAddress } from '../../../src/encoding/address.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 let node: TestNode;
 let quiet: TestNode;
@@ -18,7 +19,7 @@ let q: Scenario;
 const ARGS = ['--mining.mode', 'instant', '--minerthreads', '1'];
 
 t.before(async () => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   [node, quiet] = await Promise.all([startNode(path.join(dir, 'logged'), ARGS), startNode(path.join(dir, 'quiet'), [...ARGS, '--no-console-log'])]);
   [s, q] = await Promise.all([runScenario(node.rpc), runScenario(quiet.rpc)]);
 });

@@ -15,10 +15,11 @@ import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import type { BatchOp } from '../../../src/store/database.js';
 import { RLP } from '@ethereumjs/rlp';
 import { bigintToBytes } from '../../../src/encoding/bytes.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const hex = bytesToHex;
 
-async function openRig(t: Test, dir = t.testdir()) {
+async function openRig(t: Test, dir = testDir(t)) {
   const rig = await open(dir);
   t.teardown(() => rig.close());
   return rig;
