@@ -357,6 +357,14 @@ export class McNode {
         hash: bytesToHex(block.hash),
       }),
     );
+    // A bulk run (anvil_mine) logs one line, not one per block.
+    miner.on('sealedRun', (blocks) =>
+      log.info('sealed blocks', {
+        from: blocks[0].header.number,
+        to: blocks[blocks.length - 1].header.number,
+        hash: bytesToHex(blocks[blocks.length - 1].hash),
+      }),
+    );
     miner.on('error', (err) => log.error('mining failed', { error: err.message }));
     log.info('proof of work', { pow: pow.describe() });
     const running = await rpc.start();
