@@ -8,6 +8,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultConfig } from '../src/config/load.js';
+import type { Config } from '../src/config/schema.js';
 import { createLogger } from '../src/log.js';
 import { Database } from '../src/store/database.js';
 import { devAccounts, difficultyRule, openChainCore, type ChainCore } from '../src/node/chainCore.js';
@@ -42,8 +43,9 @@ export interface BenchChain {
 }
 
 /** `real`: the node's sealer (keccak-pow on its search thread); default a fake instant seal. */
-export async function openBenchChain(dir: string, sealing: 'fake' | 'real' = 'fake'): Promise<BenchChain> {
+export async function openBenchChain(dir: string, sealing: 'fake' | 'real' = 'fake', configure?: (config: Config) => void): Promise<BenchChain> {
   const config = defaultConfig();
+  configure?.(config);
   const db = await Database.open(join(dir, 'chaindata'));
   const core = await openChainCore(config, db, createLogger(0));
   const pool = new TxPool(new PoolEntries(db), {
