@@ -60,7 +60,7 @@ export async function openBenchChain(dir: string, sealing: 'fake' | 'real' = 'fa
   // The proof of work is not what is measured here, unless asked for.
   const sealer = sealing === 'real' ? new Sealer({ threads: 1, searchThread: true }) : undefined;
   const seal: SealFunction = sealer
-    ? (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number })
+    ? (sealHash, difficulty, signal, number, inline) => sealer.seal(sealHash, difficulty, { signal, number, inline })
     : async () => ({ nonce: 0n, mix: new Uint8Array(32) });
   const miner = new Miner(core.chain, pool, core.builder, core.nodes, seal, {
     mode: 'off', period: 1, coinbase: new Uint8Array(20).fill(1), extraData: new Uint8Array(),

@@ -22,6 +22,7 @@ import { privateKeyToAddress } from '../src/accounts/keys.js';
 import { keccak256 } from '../src/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../src/encoding/hex.js';
 import type { SignedTx } from '../src/chain/types.js';
+import { DEFAULT_LOG_LIMITS } from '../src/filters/logQuery.js';
 import { startNodeProcess, processRss, type NodeProcess } from '../tools/lib/nodeProcess.js';
 
 const envInt = (name: string, fallback: number) => {
@@ -41,6 +42,7 @@ const RUNTIME = '60006000a000';
 const INIT = '0x6006600c60003960066000f3' + RUNTIME;
 const READS = 10_000;
 const LOG_RANGE = 100_000n;
+const LOG_QUERY_RANGE = BigInt(DEFAULT_LOG_LIMITS.maxBlockRange);
 
 function dirBytes(dir: string): number {
   let total = 0;
@@ -184,11 +186,17 @@ async function measure(built: Built): Promise<Measured> {
       cpuUsPerRead[name] = ((cpu() - before) * 1e6) / perWorkload;
     }
     const rssMb = (processRss(node.pid) ?? NaN) / 2 ** 20;
+    // The node answers at most LOG_QUERY_RANGE blocks a query (logQuery.ts): the range in such steps.
     const from = head > LOG_RANGE ? head - LOG_RANGE + 1n : 1n;
     const t1 = performance.now();
-    const logs = await rpc('mc_getLogs', [{ address: built.logAddress, fromBlock: '0x' + from.toString(16), toBlock: '0x' + head.toString(16) }]);
+    let logs = 0;
+    for (let start = from; start <= head; start += LOG_QUERY_RANGE) {
+      const end = start + LOG_QUERY_RANGE - 1n < head ? start + LOG_QUERY_RANGE - 1n : head;
+      const found = await rpc('mc_getLogs', [{ address: built.logAddress, fromBlock: '0x' + start.toString(16), toBlock: '0x' + end.toString(16) }]);
+      logs += found.length;
+    }
     const getLogsMs = performance.now() - t1;
-    return { startMs, cpuUsPerRead, getLogsMs, logs: logs.length, rssMb };
+    return { startMs, cpuUsPerRead, getLogsMs, logs, rssMb };
   } finally {
     await node.stop();
   }
@@ -211,7 +219,7 @@ export async function benchScale(): Promise<void> {
       const ratio = m.cpuUsPerRead[name] / s.cpuUsPerRead[name];
       console.log(`  ${name}: ${m.cpuUsPerRead[name].toFixed(0)} µs node CPU per request vs ${s.cpuUsPerRead[name].toFixed(0)} µs on 1,000 blocks (${ratio.toFixed(2)}×; target ≤ 1.2×)`);
     }
-    console.log(`  mc_getLogs, one address, last ${LOG_RANGE.toLocaleString('en-US')} blocks (or all): ${m.getLogsMs.toFixed(0)} ms, ${m.logs} logs (target 100 ms)`);
+    console.log(`  mc_getLogs, one address, last ${LOG_RANGE.toLocaleString('en-US')} blocks (or all) in queries of ${LOG_QUERY_RANGE.toLocaleString('en-US')}: ${m.getLogsMs.toFixed(0)} ms, ${m.logs} logs (target 100 ms)`);
     console.log(`  RSS after ${READS.toLocaleString('en-US')} random reads: ${m.rssMb.toFixed(0)} MB (target 200)`);
   } finally {
     rmSync(big.dir, { recursive: true, force: true });

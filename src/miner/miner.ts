@@ -35,8 +35,14 @@ export interface Seal {
   mix: Uint8Array;
 }
 
-/** Finds a nonce for `sealHash` of block `number` at `difficulty`; undefined when aborted. */
-export type SealFunction = (sealHash: Uint8Array, difficulty: bigint, signal: AbortSignal, number: bigint) => Promise<Seal | undefined>;
+/**
+ * Finds a nonce for `sealHash` of block `number` at `difficulty`; undefined when aborted. `inline`:
+ * a small search may run on the calling thread (a run of blocks; see SealOptions.inline).
+ */
+export type SealFunction = (sealHash: Uint8Array, difficulty: bigint, signal: AbortSignal, number: bigint, inline?: boolean) => Promise<Seal | undefined>;
+
+/** A run yields to the event loop after this many blocks, so requests are answered meanwhile. */
+const RUN_YIELD_BLOCKS = 64;
 
 export interface MinerOptions {
   mode: MiningMode;
@@ -413,8 +419,9 @@ export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]];
         }
         // Later blocks read this one's state: keep its trie writes until the run's batch.
         this.nodes.stageWrites();
-        const found = await this.seal(sealHash(built.header), built.header.difficulty, this.abort.signal, built.header.number);
+        const found = await this.seal(sealHash(built.header), built.header.difficulty, this.abort.signal, built.header.number, true);
         if (!found) break;
+        if (i % RUN_YIELD_BLOCKS === RUN_YIELD_BLOCKS - 1) await yieldToEventLoop();
         const block = blockFromParts(sealedHeader(built.header, bigintToFixed(found.nonce, 8), found.mix), built.transactions);
         entries.push({ block, receipts: built.receipts });
         blocks.push(block);

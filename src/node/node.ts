@@ -192,7 +192,7 @@ export class McNode {
     // Instant mining seals one-transaction blocks at the devnet difficulty: on the search thread,
     // the event loop admits the next transactions meanwhile.
     const sealer = new Sealer({ threads, pow, searchThread: true });
-    const seal: SealFunction = (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number });
+    const seal: SealFunction = (sealHash, difficulty, signal, number, inline) => sealer.seal(sealHash, difficulty, { signal, number, inline });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
     // State-changing developer controls only where the genesis allows them (docs/developer-controls.md).
     const devControls = rules.devControls;
