@@ -4,16 +4,18 @@
 // Run: `npx tsc -p . && node dist/bench/devctl.js`, or BENCH_ONLY=devctl npm run bench.
 
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultConfig } from '../src/config/load.js';
+import type { Config } from '../src/config/schema.js';
 import { createLogger } from '../src/log.js';
 import { Database } from '../src/store/database.js';
 import { devAccounts, difficultyRule, openChainCore, type ChainCore } from '../src/node/chainCore.js';
 import { TxPool } from '../src/txpool/txPool.js';
 import { PoolEntries } from '../src/store/poolEntries.js';
-import { Miner } from '../src/miner/miner.js';
+import { Miner, type SealFunction } from '../src/miner/miner.js';
+import { Sealer } from '../src/miner/sealer.js';
 import { TrieNodeStore } from '../src/state/trieNodeStore.js';
 import { signTransaction } from '../src/chain/transaction.js';
 import { hexToBytes, bytesToHex } from '../src/encoding/hex.js';
@@ -40,8 +42,10 @@ export interface BenchChain {
   close(): Promise<void>;
 }
 
-export async function openBenchChain(dir: string): Promise<BenchChain> {
+/** `real`: the node's sealer (keccak-pow on its search thread); default a fake instant seal. */
+export async function openBenchChain(dir: string, sealing: 'fake' | 'real' = 'fake', configure?: (config: Config) => void): Promise<BenchChain> {
   const config = defaultConfig();
+  configure?.(config);
   const db = await Database.open(join(dir, 'chaindata'));
   const core = await openChainCore(config, db, createLogger(0));
   const pool = new TxPool(new PoolEntries(db), {
@@ -53,8 +57,11 @@ export async function openBenchChain(dir: string): Promise<BenchChain> {
     },
     journalPath: join(dir, 'txpool.journal'),
   });
-  // The proof of work is not what is measured here.
-  const seal = async () => ({ nonce: 0n, mix: new Uint8Array(32) });
+  // The proof of work is not what is measured here, unless asked for.
+  const sealer = sealing === 'real' ? new Sealer({ threads: 1, searchThread: true }) : undefined;
+  const seal: SealFunction = sealer
+    ? (sealHash, difficulty, signal, number, inline) => sealer.seal(sealHash, difficulty, { signal, number, inline })
+    : async () => ({ nonce: 0n, mix: new Uint8Array(32) });
   const miner = new Miner(core.chain, pool, core.builder, core.nodes, seal, {
     mode: 'off', period: 1, coinbase: new Uint8Array(20).fill(1), extraData: new Uint8Array(),
     targetGasLimit: 9_000_000n, difficulty: difficultyRule(config, core.chain.genesis),
@@ -64,6 +71,7 @@ export async function openBenchChain(dir: string): Promise<BenchChain> {
     async close() {
       pool.close();
       await miner.stop();
+      await sealer?.close();
       await db.close();
     },
   };
@@ -170,9 +178,45 @@ export async function benchSnapshots(): Promise<void> {
   }
 }
 
+const BULK_BLOCKS = 10_000;
+
+/**
+ * anvil_mine(10000)'s path (Miner.mineRun: runs of empty blocks in shared batches), in process:
+ * blocks/s of wall time and of this process's CPU (the seal thread's included), with the real
+ * keccak-pow seal at the devnet difficulty and with a fake one (what the PoW costs).
+ */
+export async function benchBulkMining(): Promise<void> {
+  console.log(`\nbulk mining (anvil_mine(${BULK_BLOCKS.toLocaleString('en-US')}) path, in process, load ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`);
+  for (const sealing of ['real', 'fake'] as const) {
+    const dir = mkdtempSync(join(tmpdir(), 'mcnode-bench-bulk-'));
+    const b = await openBenchChain(dir, sealing);
+    try {
+      await b.miner.mineRun(10, (parent) => parent); // warm-up: the seal thread starts
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const blocks = await b.miner.mineRun(BULK_BLOCKS, (parent) => parent + 1n);
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+      if (blocks.length !== BULK_BLOCKS) throw new Error(`sealed ${blocks.length} blocks`);
+      const label = sealing === 'real' ? 'keccak-pow seal (difficulty 0x200)' : 'fake seal (no PoW)';
+      console.log(
+        `  ${label}: ${Math.round(BULK_BLOCKS / seconds).toLocaleString('en-US')} blocks/s wall, ` +
+          `${Math.round(BULK_BLOCKS / cpuSeconds).toLocaleString('en-US')} blocks/s of process CPU (target 10,000)`,
+      );
+    } finally {
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
 export async function benchDevControls(): Promise<void> {
-  await benchTracing();
-  await benchSnapshots();
+  if (process.env.BENCH_DEVCTL !== 'bulk') {
+    await benchTracing();
+    await benchSnapshots();
+  }
+  await benchBulkMining();
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await benchDevControls();

@@ -52,6 +52,11 @@ export class DevClock {
   /** A block with `timestamp` was stored: a pending next timestamp is used up and time continues from it. */
   async blockSealed(timestamp: bigint): Promise<void> {
     if (this.state.next === undefined) return;
+    await this.continueFrom(timestamp);
+  }
+
+  /** Time goes on from `timestamp` (a block's chosen one); a pending next timestamp is dropped. */
+  async continueFrom(timestamp: bigint): Promise<void> {
     await this.set({ offset: timestamp - this.wall(), next: undefined });
   }
 

@@ -73,13 +73,24 @@ export class DevMining {
     throw aborted('could not seal a block: the head kept moving');
   }
 
-  /** Seals `count` blocks (at most MAX_MINE_COUNT, the RPC codec's bound); with an `interval` (> 0), each block's timestamp is the previous one's plus `interval` seconds. */
+  /**
+   * Seals `count` blocks (at most MAX_MINE_COUNT, the RPC codec's bound); with an `interval`
+   * (> 0), each block's timestamp is the previous one's plus `interval` seconds. Runs of empty
+   * blocks share batches (Miner.mineRun): 10,000 blocks take about a second, not ten.
+   */
   async mineMany(count: bigint, interval: bigint | undefined): Promise<Block[]> {
-    const blocks: Block[] = [];
-    for (let i = 0n; i < count; i++) {
-      const previous = blocks.at(-1);
-      blocks.push(await this.mine(previous && interval ? previous.header.timestamp + interval : undefined));
-    }
+    if (count === 0n) return [];
+    const first = this.clock.timestampFor(this.chain.head.header.timestamp);
+    const chosen = interval !== undefined && interval > 0n;
+    if (chosen) this.checkTimestamp(first + (count - 1n) * interval);
+    const timestampOf = (parentTimestamp: bigint, index: number) =>
+      index > 0 && chosen ? parentTimestamp + interval : this.clock.timestampFor(parentTimestamp);
+    const blocks = await this.miner.mineRun(Number(count), timestampOf);
+    const last = blocks.at(-1);
+    // Time continues from a chosen timestamp (a pending next one, or the interval's), as after
+    // evm_setNextBlockTimestamp and one block.
+    if (last && (chosen || this.clock.next !== undefined)) await this.clock.continueFrom(last.header.timestamp);
+    if (blocks.length < Number(count)) throw aborted(`sealed ${blocks.length} of ${count} blocks: the node is stopping, or a search was interrupted`);
     return blocks;
   }
 

@@ -11,7 +11,7 @@ import { blockFromParts, sealHash, sealedHeader } from '../chain/block.js';
 import { bigintToFixed, equalBytes } from '../encoding/bytes.js';
 import { nextDifficulty, type DifficultyRule } from '../consensus/difficulty.js';
 import { nextGasLimit } from '../execution/gas.js';
-import type { Blockchain } from '../blockchain/blockchain.js';
+import type { Blockchain, NewHeadEvent } from '../blockchain/blockchain.js';
 import type { TxPool } from '../txpool/txPool.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { BlockProcessor, BuiltBlock } from '../execution/blockProcessor.js';
@@ -35,8 +35,14 @@ export interface Seal {
   mix: Uint8Array;
 }
 
-/** Finds a nonce for `sealHash` of block `number` at `difficulty`; undefined when aborted. */
-export type SealFunction = (sealHash: Uint8Array, difficulty: bigint, signal: AbortSignal, number: bigint) => Promise<Seal | undefined>;
+/**
+ * Finds a nonce for `sealHash` of block `number` at `difficulty`; undefined when aborted. `inline`:
+ * a small search may run on the calling thread (a run of blocks; see SealOptions.inline).
+ */
+export type SealFunction = (sealHash: Uint8Array, difficulty: bigint, signal: AbortSignal, number: bigint, inline?: boolean) => Promise<Seal | undefined>;
+
+/** A run yields to the event loop after this many blocks, so requests are answered meanwhile. */
+const RUN_YIELD_BLOCKS = 64;
 
 export interface MinerOptions {
   mode: MiningMode;
@@ -57,7 +63,10 @@ export interface BlockClock {
   blockSealed(timestamp: bigint): Promise<void>;
 }
 
-export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
+/** Blocks of one bulk run (mineEmptyRun) written in one batch: ~1 MB of writes, a few ms of LevelDB. */
+export const RUN_BATCH_BLOCKS = 1000;
+
+export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]]; error: [Error] }> {
   private mode: MiningMode;
   private timer: NodeJS.Timeout | undefined;
   /** Local sealing rounds (build, search, store) run one at a time on this chain. */
@@ -202,9 +211,14 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     const timestamp = this.opts.clock
       ? this.opts.clock.timestampFor(parent.header.timestamp)
       : now > parent.header.timestamp ? now : parent.header.timestamp;
+    return this.buildOn(parent, timestamp, only ?? this.pool.pendingTransactions(), nodes);
+  }
+
+  /** Builds a child of `parent` at `timestamp` holding `candidates` (no seal). */
+  private buildOn(parent: Block, timestamp: bigint, candidates: SignedTx[], nodes: TrieNodeStore): Promise<BuiltBlock> {
     return this.builder.build(
       parent,
-      only ?? this.pool.pendingTransactions(),
+      candidates,
       {
         miner: this.coinbase,
         timestamp,
@@ -339,6 +353,98 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
       });
     }
     return blocks;
+  }
+
+  /**
+   * Seals `count` blocks on the head now, whatever the mode (anvil_mine and its kin), block `i`
+   * at `timestampOf(parentTimestamp, i)`. Blocks with pool transactions or a settlement seal one
+   * at a time as usual; runs of empty blocks are built and sealed by the same code, and only
+   * their writing differs: up to RUN_BATCH_BLOCKS of them share one batch (design §5, as a
+   * synced run does) and each is announced once that batch is written. Resolves with the blocks
+   * stored; fewer than `count` when the miner stopped or a search was interrupted.
+   */
+  mineRun(count: number, timestampOf: (parentTimestamp: bigint, index: number) => bigint): Promise<Block[]> {
+    return new Promise<Block[]>((resolve, reject) => {
+      this.busy = this.busy.then(async () => {
+        try {
+          const blocks: Block[] = [];
+          while (blocks.length < count && !this.abort.signal.aborted) {
+            const run = this.pool.pendingTransactions().length > 0
+              ? { blocks: [], single: true }
+              : await this.serialized(() => this.sealRun(Math.min(RUN_BATCH_BLOCKS, count - blocks.length), blocks.length, timestampOf));
+            blocks.push(...run.blocks);
+            if (!run.single) {
+              if (run.blocks.length === 0) break;
+              continue;
+            }
+            // Pool transactions, or a block the participants pay from (a flush's settlement): the
+            // one-block path, where the pool and the participants' writes follow the block.
+            const head = this.chain.head;
+            const built = await this.buildOn(head, timestampOf(head.header.timestamp, blocks.length), this.pool.pendingTransactions(), this.nodes);
+            const block = await this.sealBuilt(built);
+            if (!block) break;
+            blocks.push(block);
+          }
+          resolve(blocks);
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+  }
+
+  /** Builds and seals up to `count` empty blocks on the head and stores them in one batch. */
+  private async sealRun(
+    count: number,
+    offset: number,
+    timestampOf: (parentTimestamp: bigint, index: number) => bigint,
+  ): Promise<{ blocks: Block[]; single: boolean }> {
+    const head = this.chain.head;
+    const entries: NewHeadEvent[] = [];
+    const blocks: Block[] = [];
+    // The blocks sealed but not written yet are the main chain to the next one's BLOCKHASH.
+    this.builder.setUncommitted(blocks);
+    let single = false;
+    try {
+      let parent = head;
+      // A transaction arriving meanwhile ends the run: it goes in the next block, as it would.
+      for (let i = 0; i < count && this.pool.pendingTransactions().length === 0; i++) {
+        const built = await this.buildOn(parent, timestampOf(parent.header.timestamp, offset + i), [], this.nodes);
+        if (built.transactions.length > 0) {
+          // A settlement: this block is left to the one-block path, after the run is written.
+          this.nodes.discardWrites();
+          this.builder.forgetWarm(this.nodes);
+          single = true;
+          break;
+        }
+        // Later blocks read this one's state: keep its trie writes until the run's batch.
+        this.nodes.stageWrites();
+        const found = await this.seal(sealHash(built.header), built.header.difficulty, this.abort.signal, built.header.number, true);
+        if (!found) break;
+        if (i % RUN_YIELD_BLOCKS === RUN_YIELD_BLOCKS - 1) await yieldToEventLoop();
+        const block = blockFromParts(sealedHeader(built.header, bigintToFixed(found.nonce, 8), found.mix), built.transactions);
+        entries.push({ block, receipts: built.receipts });
+        blocks.push(block);
+        parent = block;
+      }
+      // An import or a rewind moved the head meanwhile (they run between runs, not inside one).
+      if (entries.length === 0 || !equalBytes(head.hash, this.chain.head.hash)) {
+        this.nodes.discardStaged();
+        this.builder.forgetWarm(this.nodes);
+        // Nothing sealed here: the one-block path takes the next block (or finds why not).
+        return { blocks: [], single: entries.length === 0 };
+      }
+      await this.chain.commitBlocks(entries, this.nodes.drainWrites());
+    } catch (err) {
+      this.nodes.discardStaged();
+      this.builder.forgetWarm(this.nodes);
+      throw err;
+    } finally {
+      this.builder.setUncommitted([]);
+    }
+    await this.pool.onNewHead([]);
+    this.emit('sealedRun', blocks);
+    return { blocks, single };
   }
 
   /**

@@ -37,6 +37,12 @@ export interface SealOptions {
   startNonce?: bigint;
   /** the block's number (Ethash picks its epoch by it); default 0 */
   number?: bigint;
+  /**
+   * A small search runs on the calling thread even when the search thread is online: for a
+   * caller sealing many blocks in a row (anvil_mine), to whom the thread's round trip costs
+   * more than a devnet search, and who yields to its event loop itself.
+   */
+  inline?: boolean;
 }
 
 export interface SealResult {
@@ -130,7 +136,7 @@ export class Sealer {
     const context = await this.pow.searchContext(opts.number ?? 0n);
     if (opts.signal?.aborted || this.closed) return undefined;
     if (difficulty <= this.pow.tuning.inlineMaxDifficulty) {
-      if (context.pow === 'keccak-pow' && this.thread?.available) return this.sealOnThread(context, sealHash, target, start, opts.signal);
+      if (context.pow === 'keccak-pow' && !opts.inline && this.thread?.available) return this.sealOnThread(context, sealHash, target, start, opts.signal);
       return this.sealInline(context, sealHash, target, start, opts.signal);
     }
     PiscinaPool ??= (await import('piscina')).Piscina;

@@ -218,7 +218,7 @@ export class McNode {
     // Instant mining seals one-transaction blocks at the devnet difficulty: on the search thread,
     // the event loop admits the next transactions meanwhile.
     const sealer = new Sealer({ threads, pow, searchThread: true });
-    const seal: SealFunction = (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number });
+    const seal: SealFunction = (sealHash, difficulty, signal, number, inline) => sealer.seal(sealHash, difficulty, { signal, number, inline });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
     // State-changing developer controls only where the genesis allows them (docs/developer-controls.md).
     const devControls = rules.devControls;
@@ -412,6 +412,14 @@ export class McNode {
         txs: block.transactions.length,
         gas: block.header.gasUsed,
         hash: bytesToHex(block.hash),
+      }),
+    );
+    // A bulk run (anvil_mine) logs one line, not one per block.
+    miner.on('sealedRun', (blocks) =>
+      log.info('sealed blocks', {
+        from: blocks[0].header.number,
+        to: blocks[blocks.length - 1].header.number,
+        hash: bytesToHex(blocks[blocks.length - 1].hash),
       }),
     );
     miner.on('error', (err) => log.error('mining failed', { error: err.message }));
