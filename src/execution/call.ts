@@ -175,7 +175,9 @@ export class CallExecutor {
     let out: FastOutcome | undefined;
     try {
       out = await fast.complete();
-    } catch {
+    } catch (err) {
+      // A state source that cannot answer (a fork's upstream) fails the call on either engine.
+      if (err instanceof NodeError) throw err;
       this.stats.faults++;
     }
     if (out !== undefined) return this.fastOutcome(out, intrinsic);
