@@ -17,6 +17,8 @@ export interface NodeMetricSources {
   rpc: RpcStats;
   /** event-loop delay windows (default: started here) */
   loop?: LoopDelay;
+  /** a fork's upstream requests and cache reads (docs/fork-mode.md#faults-and-metrics) */
+  fork?: { requests: () => number; hits: () => number; misses: () => number };
 }
 
 export const METRIC_PREFIX = 'mcnode';
@@ -32,6 +34,13 @@ export function nodeMetrics(src: NodeMetricSources): MetricsRegistry {
     .gauge(`${p}_miner_hashrate`, 'Local proof-of-work hashes per second', () => Math.round(src.hashrate()))
     .gauge(`${p}_miner_mining`, '1 while local workers seal blocks', () => (src.mining() ? 1 : 0))
     .gauge(`${p}_db_size_bytes`, 'Size of the chain database directory (refreshed every 5 s)', dbSize);
+  const { fork } = src;
+  if (fork) {
+    const counter = (name: string, help: string, read: () => number) => registry.add({ name, help, type: 'counter', samples: () => [{ value: read() }] });
+    counter(`${p}_fork_upstream_requests_total`, 'Requests sent to the fork\'s upstream (a batch counts once, each retry too)', fork.requests);
+    counter(`${p}_fork_cache_hits_total`, 'Fork reads (state, blocks, logs) the fork cache answered', fork.hits);
+    counter(`${p}_fork_cache_misses_total`, 'Fork reads that asked the upstream', fork.misses);
+  }
   addProcessMetrics(registry, src.loop ?? watchLoopDelay());
   for (const family of src.rpc.families(p)) registry.add(family);
   return registry;

@@ -1,10 +1,14 @@
 // Wires the node together: database, chain, state, pool, miner, wallet and the RPC servers.
 // Every component receives the few interfaces it uses; only this file knows them all.
 
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
-import { devAccounts, difficultyRule, genesisSpec, openChainCore } from './chainCore.js';
+import { devAccounts, forkConfig, genesisSpec, openChainCore } from './chainCore.js';
+import { startFork, type ForkStart } from '../fork/forkStart.js';
+import { forkExport, forkRecordsInto, forkRequest, type OpenFork } from './forkChain.js';
+import { ChainHistory } from '../blockchain/chainHistory.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { Database } from '../store/database.js';
 import { WorldState } from '../state/worldState.js';
@@ -103,6 +107,8 @@ interface NodeParts {
   network: NodeNetwork;
   /** holds every call until start-up has finished */
   gate: StartGate;
+  /** a fork datadir's fork */
+  fork?: OpenFork;
 }
 
 export interface StartOptions {
@@ -127,12 +133,15 @@ export class McNode {
   readonly importer: BlockImporter;
   readonly pow: PowEngine;
   readonly network: NodeNetwork;
+  /** in a fork datadir: its fork (docs/fork-mode.md) */
+  readonly fork: OpenFork | undefined;
   private closed = false;
 
   private constructor(private readonly parts: NodeParts) {
     ({
       config: this.config, log: this.log, db: this.db, chain: this.chain, world: this.world, pool: this.pool, miner: this.miner,
       wallet: this.wallet, methods: this.methods, devAccounts: this.devAccounts, importer: this.importer, pow: this.pow, network: this.network,
+      fork: this.fork,
     } = parts);
   }
 
@@ -142,10 +151,21 @@ export class McNode {
   }
 
   static async start(config: Config, log: Logger = createLogger(config.verbosity), options: StartOptions = {}): Promise<McNode> {
-    const db = await Database.open(path.join(config.datadir, 'chaindata'));
+    const chaindata = path.join(config.datadir, 'chaindata');
+    // A new fork asks the upstream before anything is written: an unreachable one leaves no datadir behind.
+    const forkStart: ForkStart | undefined = config.fork.url && !existsSync(path.join(chaindata, 'CURRENT'))
+      ? await startFork(forkRequest(config, log))
+      : undefined;
+    let db: Database;
+    try {
+      db = await Database.open(chaindata);
+    } catch (err) {
+      await forkStart?.cache.close();
+      throw err;
+    }
     let node: McNode;
     try {
-      node = await McNode.assemble(config, db, log);
+      node = await McNode.assemble(config, db, log, forkStart);
     } catch (err) {
       await db.close().catch(() => undefined);
       throw err;
@@ -160,10 +180,22 @@ export class McNode {
     return node;
   }
 
-  private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
-    const accounts = devAccounts(config);
-    const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log, genesisSpec(config, accounts));
-    const chainId = config.chain.chainId;
+  private static async assemble(given: Config, db: Database, log: Logger, forkStart?: ForkStart): Promise<McNode> {
+    const accounts = devAccounts(given);
+    const core = await openChainCore(given, db, log, genesisSpec(given, accounts), forkStart);
+    const { fork } = core;
+    try {
+      return await McNode.assembleOn(forkConfig(given, fork, log), db, log, accounts, core);
+    } catch (err) {
+      await fork?.runtime.cache.close().catch(() => undefined);
+      fork?.runtime.close();
+      throw err;
+    }
+  }
+
+  private static async assembleOn(config: Config, db: Database, log: Logger, accounts: ReturnType<typeof devAccounts>, core: Awaited<ReturnType<typeof openChainCore>>): Promise<McNode> {
+    const { common, nodes, world, chain, builder, rules, pow, reader, difficulty, fork } = core;
+    const chainId = core.chainId;
 
     const wallet = new Wallet(chainId);
     const dev: DevAccount[] = accounts.map(({ privateKey, address }) => ({ address: wallet.addAccount(privateKey, true, address), privateKey }));
@@ -202,7 +234,7 @@ export class McNode {
       coinbase,
       extraData: config.mining.extraData,
       targetGasLimit: config.mining.targetGasLimit,
-      difficulty: difficultyRule(config, chain.genesis),
+      difficulty,
       clock,
     });
     // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
@@ -214,7 +246,7 @@ export class McNode {
     });
     // The one import path (peers, block files); its trie writes collect apart from the miner's.
     const importer = new BlockImporter({
-      chain, builder, nodes: new TrieNodeStore(db, 8 * 2 ** 20), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
+      chain, builder, nodes: new TrieNodeStore(db, 8 * 2 ** 20), chainId, difficulty, miner, pool,
       classicTxBlock: rules.classicTxBlock, pow,
     });
     const pending = new PendingBlockCache(nodes, chain, pool, miner);
@@ -222,7 +254,12 @@ export class McNode {
     pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
     chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
-    const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
+    // In a fork, lookups and queries below the fork block go to the upstream's history; filters see local blocks only.
+    if (reader instanceof ChainHistory) reader.isLocal = (hash) => pool.get(hash) !== undefined;
+    const filters = new FilterSystem(
+      { chain, pool, pending, blooms: storedBlooms(db), reader, history: fork?.runtime.history },
+      { timeoutSeconds: config.filters.timeout },
+    );
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
 
     // Pool admission: classic transactions only once the next block may carry them. The journal
@@ -273,7 +310,7 @@ export class McNode {
     const submitter = new TxSubmitter(pool, () => scs);
     const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
     const backend = new NodeBackend({
-      chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice, decodeRaw: decodeForPool, signer, submitter,
+      chain: reader, world, pool, miner, pending, calls, wallet, chainId, gasPrice, decodeRaw: decodeForPool, signer, submitter,
       syncProgress: () => network.syncProgress(),
     });
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => network.peerCount() };
@@ -285,6 +322,7 @@ export class McNode {
     };
     const chainFiles = liveChainFiles({
       chain, miner, importer,
+      fork: fork && forkExport(fork, rules), forkRecords: fork && (() => forkRecordsInto(fork.runtime)),
       onImportProgress: (done) => done % 1000 === 0 && log.info('importing blocks', { done }),
     });
     // Method modules, one per namespace topic. New namespaces are added to this list.
@@ -332,10 +370,13 @@ export class McNode {
         version: VERSION, headNumber: () => chain.head.header.number, poolCounts: () => pool.counts(),
         hashrate: () => (miner.mining ? sealer.hashrate() : 0), mining: () => miner.mining,
         chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats,
+        fork: fork && {
+          requests: () => fork.runtime.requests, hits: () => fork.runtime.counters.hits, misses: () => fork.runtime.counters.misses,
+        },
       })),
     });
     const node = new McNode({
-      config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate,
+      config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate, fork,
     });
     miner.on('sealed', (block) =>
       log.info('sealed block', {
@@ -347,6 +388,8 @@ export class McNode {
     );
     miner.on('error', (err) => log.error('mining failed', { error: err.message }));
     log.info('proof of work', { pow: pow.describe() });
+    // A fork's first local block funds the dev accounts (docs/fork-mode.md#a-fork-is-a-datadir); also after a crash before it was sealed.
+    if (fork && chain.head === chain.genesis) await fundDevAccounts(miner, dev, config.accounts.devBalance, log);
     const running = await rpc.start();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
     vnode.scsService = running.scs && config.vnode.scsService;
@@ -365,7 +408,7 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db } = this.parts;
+    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, fork } = this.parts;
     await network.stop();
     await rpc.stop();
     subscriptions.stop();
@@ -377,8 +420,17 @@ export class McNode {
     pool.close();
     await sealer.close();
     await pow.close();
+    fork?.runtime.close();
+    await fork?.runtime.cache.close();
     await db.close();
   }
+}
+
+/** Seals one block of setter system transactions giving each dev account `balance`. */
+async function fundDevAccounts(miner: Miner, dev: DevAccount[], balance: bigint, log: Logger): Promise<void> {
+  if (dev.length === 0) return;
+  const block = await miner.sealSetters(dev.map((a) => ({ op: 'setBalance', address: a.address, value: balance })));
+  log.info('funded the dev accounts', { count: dev.length, block: block.header.number, hash: bytesToHex(block.hash) });
 }
 
 export { VERSION };
