@@ -71,8 +71,8 @@ export class ForkRuntime implements ForkBases {
   }
 
   /** Moves the fork to another block (and upstream): anvil_reset with `forking`. */
-  refork(record: ForkRecord, baseRoot: Uint8Array, connected: Upstream): void {
-    if (this.client && this.client !== connected.client) {
+  refork(record: ForkRecord, baseRoot: Uint8Array, connected?: Upstream): void {
+    if (this.client && this.client !== connected?.client) {
       this.closedExchanges += this.client.stats.exchanges;
       this.client.close();
     }

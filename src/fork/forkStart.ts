@@ -36,9 +36,12 @@ export interface ForkStart {
   upstream?: Upstream;
 }
 
-/** The fork a request names, or a ConfigError saying why it cannot be made. */
-export async function startFork(req: ForkRequest): Promise<ForkStart> {
-  let cache = existsSync(req.cacheDir) ? await ForkCache.open(req.cacheDir) : undefined;
+/**
+ * The fork a request names, or a ConfigError saying why it cannot be made. `open`: the cache, when
+ * the caller has it open already (a re-fork); it stays open whatever happens.
+ */
+export async function startFork(req: ForkRequest, open?: ForkCache): Promise<ForkStart> {
+  let cache = open ?? (existsSync(req.cacheDir) ? await ForkCache.open(req.cacheDir) : undefined);
   try {
     const known = cache && (await fromCache(cache, req));
     if (known) return { ...known, cache: cache! };
@@ -49,7 +52,7 @@ export async function startFork(req: ForkRequest): Promise<ForkStart> {
     await cache.putBlock(fetched.anchor.block.hash, fetched.anchor);
     return { record: recordOf(req, fetched.identity, fetched.anchor), anchor: fetched.anchor, cache, upstream: fetched.upstream };
   } catch (err) {
-    await cache?.close();
+    if (cache !== open) await cache?.close();
     if (err instanceof NodeError) throw new ConfigError(`cannot fork ${displayUrl(req.url)}: ${err.message}`);
     throw err;
   }

@@ -9,6 +9,10 @@ import { devAccounts, forkConfig, genesisSpec, openChainCore } from './chainCore
 import { startFork, type ForkStart } from '../fork/forkStart.js';
 import { forkExport, forkRecordsInto, forkRequest, type OpenFork } from './forkChain.js';
 import { ChainHistory } from '../blockchain/chainHistory.js';
+import { ForkReset } from '../devControls/forkReset.js';
+import { forkResetMethods } from '../rpc/modules/forkReset.js';
+import { forkBaseRoot } from '../state/forkTrie.js';
+import type { DevSetter } from '../chain/systemTx.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { Database } from '../store/database.js';
 import { WorldState } from '../state/worldState.js';
@@ -352,6 +356,21 @@ export class McNode {
       const state = await DevState.open(miner, world, pool, db);
       backend.impersonation = state;
       common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
+      if (fork) {
+        const reset = new ForkReset({
+          fork: fork.runtime, chain, miner, pool, snapshots, log,
+          rewindTo: (hash, opts) => importer.rewindTo(hash, opts),
+          clearReaders: () => world.clearReaders(),
+          request: (url, block) => ({ ...forkRequest({ ...config, fork: { ...config.fork, url, block } }, log), cacheDir: fork.runtime.cache.dir }),
+          start: (req) => startFork(req, fork.runtime.cache),
+          baseRoot: async (hash) => {
+            const scratch = new TrieNodeStore(db);
+            return { root: await forkBaseRoot(scratch, hash), ops: scratch.drainWrites() };
+          },
+          funding: () => devFunding(dev, config.accounts.devBalance),
+        });
+        common_modules.push(forkResetMethods(reset));
+      }
     }
     // Namespaces with no method here (the dev controls without config.devControls) are not listed.
     const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));
@@ -389,7 +408,10 @@ export class McNode {
     miner.on('error', (err) => log.error('mining failed', { error: err.message }));
     log.info('proof of work', { pow: pow.describe() });
     // A fork's first local block funds the dev accounts (docs/fork-mode.md#a-fork-is-a-datadir); also after a crash before it was sealed.
-    if (fork && chain.head === chain.genesis) await fundDevAccounts(miner, dev, config.accounts.devBalance, log);
+    if (fork && chain.head === chain.genesis && dev.length) {
+      const block = await miner.sealSetters(devFunding(dev, config.accounts.devBalance));
+      log.info('funded the dev accounts', { count: dev.length, block: block.header.number, hash: bytesToHex(block.hash) });
+    }
     const running = await rpc.start();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
     vnode.scsService = running.scs && config.vnode.scsService;
@@ -426,11 +448,9 @@ export class McNode {
   }
 }
 
-/** Seals one block of setter system transactions giving each dev account `balance`. */
-async function fundDevAccounts(miner: Miner, dev: DevAccount[], balance: bigint, log: Logger): Promise<void> {
-  if (dev.length === 0) return;
-  const block = await miner.sealSetters(dev.map((a) => ({ op: 'setBalance', address: a.address, value: balance })));
-  log.info('funded the dev accounts', { count: dev.length, block: block.header.number, hash: bytesToHex(block.hash) });
+/** The setters giving each dev account `balance` (a fork's first block). */
+function devFunding(dev: DevAccount[], balance: bigint): DevSetter[] {
+  return dev.map((a) => ({ op: 'setBalance', address: a.address, value: balance }));
 }
 
 export { VERSION };
