@@ -74,8 +74,11 @@ export class ChainHistory implements ChainReader {
   }
 
   async findTransaction(txHash: Uint8Array): Promise<TxLocation | undefined> {
+    // The pool first: a sealed transaction leaves it only once its block is stored, so a
+    // transaction pooled now is found below if sealed meanwhile, and never asked upstream.
+    const pooled = this.isLocal(txHash);
     const local = await this.chain.findTransaction(txHash);
-    if (local || this.isLocal(txHash)) return local;
+    if (local || pooled) return local;
     return this.history.findTransaction(txHash);
   }
 }
