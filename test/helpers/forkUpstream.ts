@@ -1,8 +1,11 @@
 // Fork-mode test and bench helpers: a counting HTTP proxy in front of an upstream node, and a
 // storage contract whose calls touch many slots.
 
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { ROOT, postJson } from './node.js';
 import { asm } from './evmAsm.js';
 import { word } from './abi.js';
 
@@ -89,3 +92,49 @@ export const sumCall = (n: number): string => '0x' + word(n) + word(0) + word(0)
 export const fillCall = (start: number, n: number): string => '0x' + word(n) + word(1) + word(start);
 /** sum of i + 1 for i in [0, n) */
 export const filledSum = (n: number): bigint => BigInt((n * (n + 1)) / 2);
+
+/** The Anvil binary of the @foundry-rs/anvil dev dependency (tests and bench only). */
+export const ANVIL = path.join(ROOT, 'node_modules/@foundry-rs', `anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`, 'bin/anvil');
+
+/** Anvil's first dev account (its mnemonic "test test … junk", Ethereum path), unlocked in Anvil. */
+export const ANVIL_ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+
+export interface AnvilProcess {
+  url: string;
+  rpc(method: string, params?: unknown[]): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/** Starts Anvil on a free loopback port with `args` (e.g. --fork-url). */
+export async function startAnvil(args: string[] = []): Promise<AnvilProcess> {
+  const proc = spawn(ANVIL, ['--host', '127.0.0.1', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`anvil did not start:\n${out}`)), 60_000);
+    proc.stdout!.on('data', (c) => {
+      out += c;
+      const m = /Listening on (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://${m[1]}`);
+      }
+    });
+    proc.stderr!.on('data', (c) => (out += c));
+    proc.once('exit', (code) => reject(new Error(`anvil exited with ${code}:\n${out}`)));
+  });
+  proc.removeAllListeners('exit');
+  let id = 1;
+  return {
+    url,
+    async rpc(method, params = []) {
+      const reply = await postJson(url, { jsonrpc: '2.0', id: id++, method, params });
+      if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
+      return reply.result;
+    },
+    stop: () => new Promise((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+    }),
+  };
+}
