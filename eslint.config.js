@@ -5,7 +5,7 @@
 import tseslint from 'typescript-eslint';
 
 /** Folders of src/ that sit below the chain's moving parts: pure data, rules, storage, state and execution. */
-const LOW = ['encoding', 'chain', 'consensus', 'store', 'state', 'execution'];
+const LOW = ['encoding', 'chain', 'consensus', 'store', 'state', 'execution', 'fork'];
 const ABOVE_LOW = ['blockchain', 'txpool', 'filters', 'miner', 'devControls', 'importer', 'chainFile', 'sync', 'p2p', 'scs', 'rpc', 'node', 'cmd'];
 
 /** A restriction of relative imports into `folders` (any depth). */
@@ -27,7 +27,7 @@ function restrictions(folder) {
 }
 
 const FOLDERS = ['accounts', 'admin', 'blockchain', 'chain', 'chainFile', 'cmd', 'config', 'consensus', 'devControls', 'encoding',
-  'execution', 'filters', 'fixture', 'importer', 'metrics', 'miner', 'node', 'p2p', 'rpc', 'runtime', 'scs', 'state', 'store', 'sync',
+  'execution', 'filters', 'fixture', 'fork', 'importer', 'metrics', 'miner', 'node', 'p2p', 'rpc', 'runtime', 'scs', 'state', 'store', 'sync',
   'tracing', 'txpool'];
 
 export default tseslint.config(

@@ -3,7 +3,7 @@
 // Figures are measured and printed next to their targets; nothing here fails on a figure.
 //
 // Environment: BENCH_SECONDS (10) and BENCH_CONNECTIONS (16) per read workload; BENCH_TRANSFERS
-// (2000) per transfer workload (MOAC and classic); BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,layers,startup,pow,ethash,logs,reorg,subscriptions,devctl,network,explorer,scale
+// (2000) per transfer workload (MOAC and classic); BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,layers,startup,pow,ethash,logs,reorg,subscriptions,devctl,network,explorer,scale,fork
 // to run a subset; BENCH_NODE_FLAGS for the node binary (e.g. "--cpu-prof --cpu-prof-dir /tmp/prof");
 // BENCH_NODE_ARGS for extra node CLI flags; BENCH_LOADGEN=js to use the JavaScript generator even when wrk is installed; BENCH_MARKS=<file> writes each workload's measured
 // window (for profileSummary.ts --marks).
@@ -19,7 +19,7 @@ import { deployStore, fillLatestBlock, selector, word } from './setup.js';
 import { benchTransfers, type TransferResult } from './transfers.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
-const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'layers', 'startup', 'pow', 'ethash', 'mining', 'logs', 'reorg', 'subscriptions', 'devctl', 'network', 'explorer', 'scale'] as const;
+const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'layers', 'startup', 'pow', 'ethash', 'mining', 'logs', 'reorg', 'subscriptions', 'devctl', 'network', 'explorer', 'scale', 'fork'] as const;
 type Workload = (typeof WORKLOADS)[number];
 const NODE_WORKLOADS: readonly Workload[] = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers'];
 
@@ -266,6 +266,7 @@ async function main(): Promise<void> {
   if (only.has('network')) await runOptional('network', 'benchNetwork');
   if (only.has('explorer')) await runOptional('explorer', 'benchExplorer');
   if (only.has('scale')) await runOptional('scale', 'benchScale');
+  if (only.has('fork')) await runOptional('fork', 'benchFork');
 }
 
 await main();

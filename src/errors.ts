@@ -38,6 +38,8 @@ export const ErrorKind = {
   LimitExceeded: 'limitExceeded',
   /** The EVM reverted a call; `data` carries the revert bytes as hex. */
   Reverted: 'reverted',
+  /** A fork needs data from its upstream, which did not answer (after the retries). */
+  ForkUnavailable: 'forkUnavailable',
   /** The method exists but is not served in this configuration. */
   Unavailable: 'unavailable',
   /** A bug or an unexpected failure inside the node. */

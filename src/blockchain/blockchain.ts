@@ -74,7 +74,7 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     if (!headHash) return undefined;
     const chain = new Blockchain(db);
     const head = await chain.getBlockByHash(headHash);
-    const genesisHash = await db.get(keys.canonical(0n));
+    const genesisHash = (await db.get(keys.chainBase)) ?? (await db.get(keys.canonical(0n)));
     const genesis = genesisHash && (await chain.getBlockByHash(genesisHash));
     if (!head || !genesis) throw new Error('database is damaged: head or genesis block missing');
     chain.headBlock = head;
@@ -94,10 +94,49 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     return chain;
   }
 
+  /**
+   * Starts a fork's chain (docs/fork-mode.md): its lowest stored block is the upstream's fork block
+   * (`anchor`, its header under the upstream's own hash, no body), the parent of the first local
+   * block; `ops` (the fork's record, its starting state) share the batch.
+   */
+  static async createFork(db: Database, anchor: Block, td: bigint, ops: BatchOp[]): Promise<Blockchain> {
+    const chain = new Blockchain(db);
+    await db.batch([...ops, ...chain.blockOps(anchor, [], td), { type: 'put', key: keys.chainBase, value: anchor.hash }]);
+    chain.headBlock = anchor;
+    chain.genesisBlock = anchor;
+    chain.cacheBlock(anchor, [], td);
+    return chain;
+  }
+
+  /**
+   * Moves a fork to another fork block (anvil_reset re-forking), once the head is back at the
+   * current one (rewindTo): the new anchor becomes the lowest block and the head, in one batch with
+   * `ops`. The old anchor and the blocks that were on it stay stored, off the canonical chain.
+   */
+  replaceBase(anchor: Block, td: bigint, ops: BatchOp[]): Promise<void> {
+    return this.exclusive(async () => {
+      const old = this.genesisBlock;
+      if (!equalBytes(this.headBlock.hash, old.hash)) throw wrongState('the head must be back at the fork block before the fork moves');
+      this.switches++;
+      await this.db.batch([
+        { type: 'del', key: keys.canonical(old.header.number) },
+        ...ops,
+        ...this.blockOps(anchor, [], td),
+        { type: 'put', key: keys.chainBase, value: anchor.hash },
+      ]);
+      this.switches++;
+      this.hashByNumber.delete(old.header.number);
+      this.cacheBlock(anchor, [], td);
+      this.headBlock = anchor;
+      this.genesisBlock = anchor;
+    });
+  }
+
   get head(): Block {
     return this.headBlock;
   }
 
+  /** The lowest stored block: block 0, or a fork's anchor (the upstream's fork block). */
   get genesis(): Block {
     return this.genesisBlock;
   }
@@ -370,7 +409,9 @@ export class Blockchain extends EventEmitter<{ newHead: [NewHeadEvent]; rewound:
     const header = decodeHeader(headerBytes);
     const body = RLP.decode(bodyBytes) as unknown as [Uint8Array, Uint8Array][];
     const txs: SignedTx[] = body.map(([raw, from]) => decodeTrustedTransaction(raw, from));
-    const block = blockFromParts(header, txs);
+    // Under the hash it was stored by: a fork's anchor keeps its upstream's hash, which an
+    // Ethereum header (more fields than ours) does not reproduce from the fields kept here.
+    const block = { ...blockFromParts(header, txs), hash };
     this.blocksByHash.set(key, block);
     return block;
   }

@@ -2,7 +2,7 @@
 // given percentiles of the block's gas (weighted by each transaction's gas, cheapest first).
 // MOAC has no base fee, so the whole price is the reward.
 
-import type { Blockchain } from './blockchain.js';
+import type { ChainReader } from './chainHistory.js';
 
 /** The most blocks one request may cover. */
 export const MAX_FEE_HISTORY_BLOCKS = 1024;
@@ -14,7 +14,7 @@ export interface FeeHistory {
   reward: bigint[][] | undefined;
 }
 
-export async function feeHistory(chain: Blockchain, count: number, newest: bigint, percentiles: number[] | undefined): Promise<FeeHistory> {
+export async function feeHistory(chain: ChainReader, count: number, newest: bigint, percentiles: number[] | undefined): Promise<FeeHistory> {
   const last = newest > chain.head.header.number ? chain.head.header.number : newest;
   const wanted = BigInt(Math.min(count, MAX_FEE_HISTORY_BLOCKS));
   const oldest = last + 1n - wanted < 0n ? 0n : last + 1n - wanted;

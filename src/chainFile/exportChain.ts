@@ -17,6 +17,12 @@ export interface ExportSource {
   getBlockByNumber(number: bigint): Promise<Block | undefined>;
 }
 
+/** A fork's part of its export: its fork block's number and the records written before the blocks (forkFile.ts). */
+export interface ForkExport {
+  readonly number: bigint;
+  records(): AsyncIterable<Uint8Array>;
+}
+
 export interface ExportOptions {
   /** first block; default 1 (the genesis is left out: an importer has its own) */
   from?: bigint;
@@ -26,6 +32,8 @@ export interface ExportOptions {
   overwrite?: boolean;
   /** blocks written so far */
   onProgress?: (done: number) => void;
+  /** a fork datadir: its base state goes first, and its blocks start after the fork block */
+  fork?: ForkExport;
 }
 
 export interface ExportResult {
@@ -36,22 +44,26 @@ export interface ExportResult {
   bytes: number;
 }
 
-/** The range an export would write, checked against the head. */
-export function exportRange(head: bigint, from?: bigint, to?: bigint): { from: bigint; to: bigint } {
-  const first = from ?? 1n;
+/** The range an export would write, checked against the head (and, in a fork, the fork block: `base`). */
+export function exportRange(head: bigint, from?: bigint, to?: bigint, base?: bigint): { from: bigint; to: bigint } {
+  const first = from ?? (base === undefined ? 1n : base + 1n);
   const last = to ?? head;
   if (last > head) throw new ChainFileError(`block ${last} is beyond the head #${head}`);
+  if (base !== undefined && first <= base) {
+    throw new ChainFileError(`block ${first} is the upstream's: a fork exports its own blocks, from ${base + 1n} (the fork block's state goes with them)`);
+  }
   // Only the defaults may give an empty range (a chain that is just its genesis).
   if (first > last && (from !== undefined || to !== undefined)) throw new ChainFileError(`first block ${first} is after the last ${last}`);
   return { from: first, to: last };
 }
 
 export async function exportChain(source: ExportSource, file: string, opts: ExportOptions = {}): Promise<ExportResult> {
-  const { from, to } = exportRange(source.head.header.number, opts.from, opts.to);
+  const { from, to } = exportRange(source.head.header.number, opts.from, opts.to, opts.fork?.number);
   if (!opts.overwrite && existsSync(file)) throw new ChainFileError(`${file} exists; export does not overwrite files`);
   const result: ExportResult = { from, to, blocks: 0, bytes: 0 };
 
   async function* blocks(): AsyncGenerator<Uint8Array> {
+    if (opts.fork) yield* opts.fork.records();
     for (let n = from; n <= to; n++) {
       const block = await source.getBlockByNumber(n);
       if (!block) throw new ChainFileError(`block ${n} is missing from the database`);

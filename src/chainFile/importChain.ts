@@ -12,6 +12,7 @@ import { bytesToHex } from '../encoding/hex.js';
 import { UnknownParent, type ImportOutcome } from '../importer/blockImporter.js';
 import { ChainFileError } from './chainFileError.js';
 import { TruncatedItem, fileChunks, readItems } from './rlpStream.js';
+import { isForkRecord } from './forkFile.js';
 import { InvalidBlock } from '../importer/verifyBlock.js';
 
 export interface ImportTarget {
@@ -24,6 +25,8 @@ export interface ImportDeps {
   chain: ImportTarget;
   /** the node's one import path (BlockImporter) */
   importer: { importBlock(encoded: Uint8Array): Promise<ImportOutcome> };
+  /** a fork file's leading records (forkFile.ts), for a fork datadir; undefined: such a file is refused */
+  forkRecords?: (item: Uint8Array) => Promise<void>;
 }
 
 export interface ImportOptions {
@@ -79,6 +82,11 @@ export async function importChain(deps: ImportDeps, file: string, opts: ImportOp
       }
       if (next.done) break;
       const encoded = next.value;
+      if (expected === undefined && isForkRecord(encoded)) {
+        if (!deps.forkRecords) fail(current(), 'the file is the export of a fork: import it into a fresh --datadir, or into that fork');
+        await deps.forkRecords!(encoded);
+        continue;
+      }
       let parts: ReturnType<typeof decodeBlockParts>;
       try {
         parts = decodeBlockParts(encoded);

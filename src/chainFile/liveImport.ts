@@ -6,7 +6,7 @@ import type { Blockchain } from '../blockchain/blockchain.js';
 import type { Miner } from '../miner/miner.js';
 import type { BlockImporter } from '../importer/blockImporter.js';
 import { ChainFileError } from './chainFileError.js';
-import { exportChain, type ExportResult } from './exportChain.js';
+import { exportChain, type ExportResult, type ForkExport } from './exportChain.js';
 import { importChain, type ImportResult } from './importChain.js';
 
 export interface LiveChainDeps {
@@ -15,6 +15,10 @@ export interface LiveChainDeps {
   importer: BlockImporter;
   /** blocks handled so far by the running import */
   onImportProgress?: (done: number) => void;
+  /** a fork datadir's base state, written before its blocks */
+  fork?: ForkExport;
+  /** a reader of a fork file's records (its base state) for this node, one per import; undefined: such files are refused */
+  forkRecords?: () => (item: Uint8Array) => Promise<void>;
 }
 
 export interface LiveChainFiles {
@@ -25,7 +29,7 @@ export interface LiveChainFiles {
 export function liveChainFiles(deps: LiveChainDeps): LiveChainFiles {
   let importing = false;
   return {
-    exportChain: (file, from, to) => exportChain(deps.chain, file, { from, to, overwrite: false }),
+    exportChain: (file, from, to) => exportChain(deps.chain, file, { from, to, overwrite: false, fork: deps.fork }),
 
     async importChain(file) {
       if (importing) throw new ChainFileError('an import is already running');
@@ -35,7 +39,7 @@ export function liveChainFiles(deps: LiveChainDeps): LiveChainFiles {
       // Local sealing stops, and the round running now ends, before the first imported block.
       if (mode !== 'off') await miner.setMode('off');
       try {
-        return await importChain({ chain: deps.chain, importer: deps.importer }, file, { onProgress: deps.onImportProgress });
+        return await importChain({ chain: deps.chain, importer: deps.importer, forkRecords: deps.forkRecords?.() }, file, { onProgress: deps.onImportProgress });
       } finally {
         importing = false;
         if (mode !== 'off' && miner.currentMode === 'off') void miner.setMode(mode);

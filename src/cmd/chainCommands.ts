@@ -23,7 +23,11 @@ import { countItems } from '../chainFile/rlpStream.js';
 import { parseFixtureScript } from '../fixture/script.js';
 import { buildFixture } from '../fixture/buildFixture.js';
 import { fixtureGenesisSpec, genesisJson } from '../fixture/fixtureGenesis.js';
-import { devAccounts, difficultyRule, openChainCore } from '../node/chainCore.js';
+import { devAccounts, openChainCore } from '../node/chainCore.js';
+import { configForForkFile, forkExport, forkRecordsInto, forkRules, forkStartFromFile, openFork } from '../node/forkChain.js';
+import { readForkPreamble } from '../chainFile/forkFile.js';
+import { readChainRules } from '../blockchain/chainRules.js';
+import { keys } from '../store/schema.js';
 
 const describe = (block: Block) => `#${block.header.number} ${bytesToHex(block.hash)}`;
 
@@ -55,38 +59,50 @@ export async function exportCommand(inv: Invocation): Promise<void> {
   const from = fromArg === undefined ? undefined : BigInt(fromArg);
   const to = toArg === undefined ? undefined : BigInt(toArg);
   await withDatabase(inv.config, async (db) => {
-    const chain = await Blockchain.open(db);
-    if (!chain) throw new ConfigError(`${inv.config.datadir} holds no chain to export`);
+    // A fork's blocks go with its base state (docs/fork-mode.md#export-and-import).
+    const log = createLogger(inv.config.verbosity);
+    const fork = (await db.get(keys.fork)) ? await openFork(inv.config, db, log) : undefined;
     try {
-      const range = exportRange(chain.head.header.number, from, to);
+      const chain = fork?.chain ?? (await Blockchain.open(db));
+      if (!chain) throw new ConfigError(`${inv.config.datadir} holds no chain to export`);
+      const exported = fork && forkExport(fork, (await readChainRules(db, forkRules(inv.config))).rules);
+      const range = exportRange(chain.head.header.number, from, to, exported?.number);
       const progress = createProgress({ verb: 'exported', total: Number(range.to - range.from + 1n) });
-      const result = await exportChain(chain, file, { from, to, overwrite: true, onProgress: progress.update });
+      const result = await exportChain(chain, file, { from, to, overwrite: true, onProgress: progress.update, fork: exported });
       progress.finish(result.blocks);
-      process.stdout.write(`wrote blocks ${result.from}..${result.to} (${result.blocks} blocks, ${result.bytes} bytes) to ${file}\n`);
+      const base = exported ? ` after fork block #${exported.number}'s state` : '';
+      process.stdout.write(`wrote blocks ${result.from}..${result.to} (${result.blocks} blocks, ${result.bytes} bytes)${base} to ${file}\n`);
     } catch (err) {
       throw asConfigError(err);
+    } finally {
+      fork?.runtime.close();
+      await fork?.runtime.cache.close();
     }
   });
 }
 
 export async function importCommand(inv: Invocation): Promise<void> {
   const [file] = inv.args;
-  const { config } = inv;
-  const log = createLogger(config.verbosity);
+  const log = createLogger(inv.config.verbosity);
   const counted = await countItems(file).catch((err: Error) => {
     throw new ConfigError(`cannot read ${file}: ${err.message}`);
   });
-  await withDatabase(config, async (db) => {
-    const { chain, builder, nodes, pow, rules } = await openChainCore(config, db, log);
+  const preamble = await readForkPreamble(file).catch((err: Error) => {
+    throw new ConfigError(`cannot read ${file}: ${err.message}`);
+  });
+  await withDatabase(inv.config, async (db) => {
+    // A fork's file into a fresh datadir makes that fork from the file alone (no upstream asked).
+    const fresh = preamble !== undefined && !(await db.get(keys.fork));
+    const config = fresh ? configForForkFile(inv.config, preamble) : inv.config;
+    const start = fresh ? await forkStartFromFile(config, preamble) : undefined;
+    const { chain, builder, nodes, pow, rules, difficulty, chainId, fork } = await openChainCore(config, db, log, undefined, start);
     const progress = createProgress({ verb: 'imported', total: counted.items });
     let done = 0;
     try {
-      const importer = new BlockImporter({
-        chain, builder, nodes, chainId: config.chain.chainId, difficulty: difficultyRule(config, chain.genesis),
-        classicTxBlock: rules.classicTxBlock, pow,
-      });
+      const importer = new BlockImporter({ chain, builder, nodes, chainId, difficulty, classicTxBlock: rules.classicTxBlock, pow });
+      const forkRecords = fork && (start ? async () => undefined : forkRecordsInto(fork.runtime));
       const result = await importChain(
-        { chain, importer },
+        { chain, importer, forkRecords },
         file,
         { onProgress: (n) => progress.update((done = n)) },
       );
@@ -99,6 +115,9 @@ export async function importCommand(inv: Invocation): Promise<void> {
         throw new ConfigError(`${err.message}; kept ${err.result.imported} imported blocks, head ${describe(err.result.head)}`);
       }
       throw asConfigError(err);
+    } finally {
+      fork?.runtime.close();
+      await fork?.runtime.cache.close();
     }
   });
 }
@@ -132,7 +151,7 @@ export async function fixtureCommand(inv: Invocation, log: Logger = createLogger
           ...core,
           seal: (hash, difficulty, number) => sealer.seal(hash, difficulty, { deterministic: true, number }),
           chainId,
-          difficulty: difficultyRule(config, core.chain.genesis),
+          difficulty: core.difficulty,
           coinbase: script.coinbase ?? config.mining.moacbase ?? (firstDev?.address ?? new Uint8Array(20)),
           targetGasLimit: config.mining.targetGasLimit,
           extraData: config.mining.extraData,

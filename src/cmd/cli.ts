@@ -16,13 +16,16 @@ import { exportCommand, fixtureCommand, importCommand } from './chainCommands.js
 import { capYoungGeneration, tuneHeapGrowth } from '../runtime/heapTuning.js';
 import { announceStarted, codeCacheState } from '../runtime/codeCache.js';
 import { createLogger } from '../log.js';
+import { displayUrl } from '../fork/transport.js';
 
 function banner(node: McNode): string {
   const { config, chain, endpoints } = node;
   const lines = [
     `mcnode ${VERSION} — ${clientVersion()}`,
     `chain id ${config.chain.chainId}, network id ${config.chain.networkId}, hardfork ${config.chain.hardfork}`,
-    `genesis ${bytesToHex(chain.genesis.hash)}`,
+    node.fork
+      ? `fork    ${node.fork.runtime.record.url ? displayUrl(node.fork.runtime.record.url) : '(no upstream)'} at #${node.fork.runtime.record.number} ${bytesToHex(node.fork.runtime.record.hash)}`
+      : `genesis ${bytesToHex(chain.genesis.hash)}`,
     `head    #${chain.head.header.number} ${bytesToHex(chain.head.hash)}`,
     `datadir ${config.datadir}`,
     `mining  ${node.miner.currentMode} (period ${config.mining.period}s), coinbase ${bytesToHex(node.miner.coinbase)}`,
@@ -35,7 +38,7 @@ function banner(node: McNode): string {
     ...(endpoints.metrics ? [`metrics http://${endpoints.metrics.host}:${endpoints.metrics.port}/metrics`] : []),
   ];
   if (node.devAccounts.length) {
-    lines.push('', `Dev accounts (${node.devAccounts.length}), unlocked, funded in genesis.`);
+    lines.push('', `Dev accounts (${node.devAccounts.length}), unlocked, funded in ${node.fork ? 'the first block of the fork' : 'genesis'}.`);
     lines.push('WARNING: these keys are public test keys — never use them on a real network.');
     node.devAccounts.forEach((a, i) => lines.push(`  (${i}) ${bytesToHex(a.address)}  key ${bytesToHex(a.privateKey)}`));
   }

@@ -24,6 +24,8 @@ export interface Codec<T> {
   readonly expected: string;
   /** booleans may stand alone on the command line (`--mine`) */
   readonly bool?: boolean;
+  /** the flag may be given several times: its values form a list */
+  readonly repeatable?: boolean;
   decode(raw: unknown): T;
 }
 

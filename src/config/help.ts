@@ -18,6 +18,7 @@ const SECTION_TITLES: Record<string, string> = {
   filters: 'Filters',
   vnode: 'VNODE (answers of vnode_*)',
   metrics: 'Metrics',
+  fork: 'Fork mode (docs/fork-mode.md)',
   appChains: 'Application chains',
 };
 

@@ -63,9 +63,21 @@ export function loadConfig(options: LoadOptions = {}): Config {
     for (const [key, setting] of fileSettings(readJson(file), file)) settings.set(key, setting);
   }
   for (const [key, setting] of envSettings(env)) settings.set(key, setting);
-  for (const flag of options.flags ?? []) settings.set(flag.entry.key, { value: flag.value, origin: flag.origin });
+  const repeated = new Map<string, unknown[]>();
+  for (const flag of options.flags ?? []) {
+    if (!flag.entry.option.repeatable) {
+      settings.set(flag.entry.key, { value: flag.value, origin: flag.origin });
+      continue;
+    }
+    // Every use of a repeatable flag adds a value; together they replace the file's and the environment's.
+    const values = repeated.get(flag.entry.key) ?? [];
+    values.push(flag.value);
+    repeated.set(flag.entry.key, values);
+    settings.set(flag.entry.key, { value: values, origin: flag.origin });
+  }
   const config = decodeSettings(settings);
   checkConsistency(config, settings);
+  config.given = new Set(settings.keys());
   return config;
 }
 

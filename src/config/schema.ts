@@ -104,6 +104,21 @@ export interface Config {
   explorer: { enabled: boolean; signatures: string[] };
   /** console.log calls of contracts printed in the log (docs/explorer.md#consolelog) */
   console: { log: boolean };
+  /** fork mode (docs/fork-mode.md): a private copy of an upstream node at a block; url undefined = no fork */
+  fork: {
+    url: string | undefined;
+    /** undefined: the upstream's head minus 5; negative: that many below its head */
+    block: bigint | undefined;
+    /** `Name: value` lines sent to the upstream */
+    header: string[];
+    retries: number;
+    /** milliseconds per upstream request */
+    timeout: number;
+    /** undefined: <datadir>/forkcache */
+    cache: string | undefined;
+  };
+  /** dotted keys a config file, the environment or a flag set (the others hold their defaults) */
+  given?: ReadonlySet<string>;
 }
 
 export interface Option<T> extends Codec<T> {
@@ -117,7 +132,7 @@ export interface Option<T> extends Codec<T> {
 type Section<T> = { readonly [K in keyof T]-?: Option<T[K]> };
 /** The genesis section's `chainId`, `devControls`, `classicTxBlock` and `ethash` come from the genesis file's `config` member, not from options. */
 export type Schema = {
-  readonly [K in keyof Config]-?: K extends 'genesis'
+  readonly [K in keyof Omit<Config, 'given'>]-?: K extends 'genesis'
     ? Section<Omit<Genesis, 'chainId' | 'devControls' | 'classicTxBlock' | 'ethash'>>
     : Config[K] extends string | number | unknown[] ? Option<Config[K]> : Section<Config[K]>;
 };
@@ -182,6 +197,39 @@ const nat: Codec<string> = {
   },
 };
 const enodeUrl = str('<enode>');
+/** An upstream to fork: http(s)://, ws(s):// or the path of an IPC socket; "" for none. */
+const forkUrl: Codec<string | undefined> = {
+  arg: '<url>',
+  expected: 'an http(s):// or ws(s):// URL, an IPC socket path, or ""',
+  decode(raw) {
+    if (raw === '') return undefined;
+    if (typeof raw !== 'string' || raw.trim() === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) && !/^(https?|wss?):\/\//i.test(raw)) throw new BadValue(forkUrl.expected);
+    return raw.trim();
+  },
+};
+/** A block number, or a negative distance below the upstream's head; "" for the default. */
+const forkBlock: Codec<bigint | undefined> = {
+  arg: '<n>',
+  expected: 'a block number, a negative number (blocks below the upstream\'s head), or ""',
+  decode(raw) {
+    if (raw === '' || raw === null) return undefined;
+    if (typeof raw === 'number' && Number.isSafeInteger(raw)) return BigInt(raw);
+    if (typeof raw === 'string' && /^\s*-?[0-9]+\s*$/.test(raw)) return BigInt(raw.trim());
+    if (typeof raw === 'string' && /^\s*0x[0-9a-f]+\s*$/i.test(raw)) return BigInt(raw.trim());
+    throw new BadValue(forkBlock.expected);
+  },
+};
+/** `Name: value` lines; the flag may be given several times (a list in a config file). */
+const forkHeaders: Codec<string[]> = {
+  arg: "'Name: value'",
+  expected: 'header lines "Name: value"',
+  repeatable: true,
+  decode(raw) {
+    const lines = typeof raw === 'string' ? [raw] : raw;
+    if (!Array.isArray(lines) || lines.some((l) => typeof l !== 'string' || !/^[^:\s]+\s*:/.test(l))) throw new BadValue(forkHeaders.expected);
+    return lines as string[];
+  },
+};
 const namespaces: Codec<RpcNamespace[]> = {
   arg: '<list>',
   expected: `a comma-separated list of ${RPC_NAMESPACES.join(', ')}`,
@@ -322,6 +370,14 @@ export const schema: Schema = {
     bootnodes: opt(list(enodeUrl), [], 'enode URLs dialed at start and kept connected (static peers)', ['bootnodes']),
     nat: opt(nat, '', 'extip:<ip> to advertise that address in the enode (e.g. a container IP)', ['nat']),
     noDiscover: opt(bool, false, 'accepted for compatibility: mcnode has no peer discovery, peers are static', ['nodiscover']),
+  },
+  fork: {
+    url: opt(forkUrl, '', 'fork this upstream node (http(s)://, ws(s):// or an IPC socket path) at --fork.block; a fork datadir remembers it'),
+    block: opt(forkBlock, '', 'block to fork: a number, or negative for that many below the upstream\'s head (empty = head minus 5)'),
+    header: opt(forkHeaders, [], 'header sent with every upstream request, e.g. \'Authorization: Bearer …\' (repeatable)'),
+    retries: opt(int(0, 20), 3, 'retries of a failed upstream request'),
+    timeout: opt(int(1, 3_600_000), 30000, 'milliseconds an upstream request may take'),
+    cache: opt(optionalDir, '', 'fork cache directory, shareable by forks of the same upstream (empty = <datadir>/forkcache)'),
   },
   appChains: opt(appChains, [], 'app chains created at start-up: an array of scs_createAppChain objects'),
   ethash: {

@@ -79,6 +79,13 @@ export class DevSnapshots {
     else await this.chain.rewindTo(hash);
   }
 
+  /** Forgets every snapshot (a fork's reset: their heads are no longer the fork's). */
+  async clear(): Promise<void> {
+    const all: { type: 'del'; key: Uint8Array }[] = [];
+    for await (const [key] of this.db.entries(keys.snapshotRange(0n))) all.push({ type: 'del', key });
+    if (all.length) await this.db.batch(all);
+  }
+
   /** debug_setHead: the canonical block `number` becomes the head (the same rewind). */
   async setHead(number: bigint): Promise<void> {
     const hash = await this.chain.getHashByNumber(number);

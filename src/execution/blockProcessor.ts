@@ -73,7 +73,10 @@ export class BlockProcessor {
     getBlockByNumber: (number) => {
       const first = this.uncommitted[0]?.header.number;
       const ahead = first === undefined || number < first ? undefined : this.uncommitted[Number(number - first)];
-      return ahead ? Promise.resolve(ahead) : this.chain.getBlockByNumber(number);
+      if (ahead) return Promise.resolve(ahead);
+      // BLOCKHASH needs only the hash (in a fork, below the fork block, no whole upstream block).
+      const { chain } = this;
+      return chain.getHashByNumber ? chain.getHashByNumber(number).then((hash) => hash && { hash }) : chain.getBlockByNumber(number);
     },
   };
 

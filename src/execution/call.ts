@@ -230,6 +230,8 @@ export class CallExecutor {
     try {
       out = await fast.complete();
     } catch (err) {
+      // A state source that cannot answer (a fork's upstream) fails the call on either engine.
+      if (err instanceof NodeError) throw err;
       if (clock.expired) throw err;
       this.monitor.fault(err, req, header.number);
       return this.runLibrary(ctx, req, header, data, gas, intrinsic, clock, quiet);

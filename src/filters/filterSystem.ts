@@ -11,7 +11,7 @@ import { bytesToHex } from '../encoding/hex.js';
 import { invalidRange, limitExceeded, notFound, unsupported } from '../errors.js';
 import {
   DEFAULT_LOG_LIMITS, blockLogs, bloomMatcher, bloomMayMatch, checkCriteria, pendingLogs, queryLogs,
-  type BloomMatcher, type LogChain, type LogEntry, type LogLimits, type LogQuery, type LogSources, type PendingSource,
+  type BloomMatcher, type HistoryLogs, type LogChain, type LogEntry, type LogLimits, type LogQuery, type LogSources, type PendingSource,
 } from './logQuery.js';
 import { blockBlooms, type BloomSource } from './blockBlooms.js';
 
@@ -45,6 +45,10 @@ export interface FilterDeps {
   pending: PendingSource;
   /** header blooms by range (storedBlooms(db) on a node); default: whole blocks from the chain */
   blooms?: BloomSource;
+  /** in a fork: blocks by hash with the upstream's below the fork block (blockchain/chainHistory.ts) */
+  reader?: LogChain;
+  /** in a fork: the upstream's logs at and below the fork block */
+  history?: HistoryLogs;
 }
 
 export interface FilterOptions {
@@ -108,7 +112,7 @@ export class FilterSystem {
     this.maxBuffered = opts.maxBuffered ?? DEFAULT_MAX_BUFFERED;
     this.limits = opts.limits ?? DEFAULT_LOG_LIMITS;
     this.now = opts.now ?? (() => performance.now());
-    this.sources = { chain: deps.chain, blooms: deps.blooms ?? blockBlooms(deps.chain), pending: deps.pending };
+    this.sources = { chain: deps.reader ?? deps.chain, blooms: deps.blooms ?? blockBlooms(deps.chain), pending: deps.pending, history: deps.history };
     deps.chain.on('newHead', this.onNewHead);
     (deps.rewinds ?? deps.chain).on('rewound', this.onRewound);
     deps.pool.on('pendingTx', this.onPendingTx);

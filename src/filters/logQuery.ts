@@ -63,11 +63,18 @@ export interface PendingSource {
   get(): Promise<{ transactions: SignedTx[]; receipts: Receipt[] }>;
 }
 
-/** Everything a query reads: the chain, its header blooms by range, the pending block. */
+/** A fork's upstream logs at and below the fork block (src/fork/forkHistory.ts). */
+export interface HistoryLogs {
+  readonly forkNumber: bigint;
+  logs(filter: { fromBlock: bigint; toBlock: bigint; addresses: Uint8Array[]; topics: (Uint8Array[] | null)[] }): Promise<LogEntry[]>;
+}
+
+/** Everything a query reads: the chain, its header blooms by range, the pending block; in a fork, the upstream's logs. */
 export interface LogSources {
   chain: LogChain;
   blooms: BloomSource;
   pending: PendingSource;
+  history?: HistoryLogs;
 }
 
 export function checkCriteria(criteria: LogCriteria, limits: LogLimits): void {
@@ -187,8 +194,16 @@ export async function queryLogs(sources: LogSources, query: LogQuery, limits: Lo
   }
   const range = resolveRange(query.fromBlock, query.toBlock, chain.head.header.number, limits);
   const matcher = bloomMatcher(query.criteria);
-  if (range.from <= range.to) {
-    for await (const { hash, logsBloom } of blooms(range.from, range.to)) {
+  let from = range.from;
+  // In a fork the part at and below the fork block is the upstream's: one query there, then ours.
+  const { history } = sources;
+  if (history && from <= range.to && from <= history.forkNumber) {
+    const upTo = range.to < history.forkNumber ? range.to : history.forkNumber;
+    addLogs(out, await history.logs({ fromBlock: from, toBlock: upTo, addresses: query.criteria.addresses, topics: query.criteria.topics }), limits);
+    from = upTo + 1n;
+  }
+  if (from <= range.to) {
+    for await (const { hash, logsBloom } of blooms(from, range.to)) {
       if (bloomMayMatch(logsBloom, matcher)) addLogs(out, await minedBlockLogs(chain, hash, query.criteria), limits);
     }
   }

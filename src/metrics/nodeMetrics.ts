@@ -23,6 +23,8 @@ export interface NodeMetricSources {
   calls?: () => CallCounters;
   /** event-loop delay windows (default: started here) */
   loop?: LoopDelay;
+  /** a fork's upstream requests and cache reads (docs/fork-mode.md#faults-and-metrics) */
+  fork?: { requests: () => number; hits: () => number; misses: () => number };
 }
 
 export const METRIC_PREFIX = 'mcnode';
@@ -48,6 +50,12 @@ export function nodeMetrics(src: NodeMetricSources): MetricsRegistry {
     counter(`${p}_fastcall_faults_total`, 'Messages the call interpreter failed on with an exception (the library EVM answered)', () => calls().faults);
     counter(`${p}_fastcall_verified_total`, 'Call interpreter answers compared with the library EVM (rpc.fastCallVerify)', () => calls().verified);
     counter(`${p}_fastcall_disagreements_total`, 'Compared answers where the call interpreter and the library EVM differed', () => calls().disagreements);
+  }
+  const { fork } = src;
+  if (fork) {
+    counter(`${p}_fork_upstream_requests_total`, 'Requests sent to the fork\'s upstream (a batch counts once, each retry too)', fork.requests);
+    counter(`${p}_fork_cache_hits_total`, 'Fork reads (state, blocks, logs) the fork cache answered', fork.hits);
+    counter(`${p}_fork_cache_misses_total`, 'Fork reads that asked the upstream', fork.misses);
   }
   addProcessMetrics(registry, src.loop ?? watchLoopDelay());
   for (const family of src.rpc.families(p)) registry.add(family);

@@ -453,14 +453,20 @@ export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]];
    * controls: a setter or an impersonated transaction becomes history at once.
    */
   sealTransaction(make: (head: Block) => Promise<SignedTx> | SignedTx): Promise<Block> {
+    return this.sealTransactions(async (head) => [await make(head)]);
+  }
+
+  /** As sealTransaction, for several transactions in one block, in order. */
+  sealTransactions(make: (head: Block) => Promise<SignedTx[]>): Promise<Block> {
     return new Promise<Block>((resolve, reject) => {
       this.busy = this.busy.then(async () => {
         try {
-          const tx = await make(this.chain.head);
-          const built = await this.buildPending(this.nodes, [tx]);
-          if (built.transactions[0] !== tx) {
+          const txs = await make(this.chain.head);
+          const built = await this.buildPending(this.nodes, txs);
+          const missing = txs.find((tx, i) => built.transactions[i] !== tx);
+          if (missing) {
             this.nodes.discardWrites();
-            const reason = built.rejected.find((r) => r.tx === tx)?.reason ?? 'nonce too high, or above the block gas limit';
+            const reason = built.rejected.find((r) => r.tx === missing)?.reason ?? 'nonce too high, or above the block gas limit';
             throw txRejected(`transaction cannot be included: ${reason}`);
           }
           const block = await this.sealBuilt(built);
@@ -475,7 +481,15 @@ export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]];
 
   /** Seals one block holding one dev-control setter (a devControls chain only). */
   sealSetter(setter: DevSetter): Promise<Block> {
-    return this.sealTransaction(async (head) => setterTx(await this.builder.systemNonceAt(head), setter));
+    return this.sealSetters([setter]);
+  }
+
+  /** Seals one block holding these setters, in order (a fork's first block funds the dev accounts so). */
+  sealSetters(setters: DevSetter[]): Promise<Block> {
+    return this.sealTransactions(async (head) => {
+      const nonce = await this.builder.systemNonceAt(head);
+      return setters.map((setter, i) => setterTx(nonce + BigInt(i), setter));
+    });
   }
 
   /** Stops timers and any search; waits for an in-flight block write to finish. */

@@ -22,9 +22,12 @@ import type { Genesis } from '../config/schema.js';
 import type { PowEngine, PowName } from '../consensus/powEngine.js';
 import { choosePow } from '../consensus/powNames.js';
 import { createPowEngine } from '../consensus/selectPow.js';
+import { ChainHistory, type ChainReader } from '../blockchain/chainHistory.js';
+import type { ForkStart } from '../fork/forkStart.js';
+import { forkRules, openFork, type OpenFork } from './forkChain.js';
 
-export function createCommon(config: Config): Common {
-  return createCustomCommon({ chainId: Number(config.chain.chainId), name: 'mcnode' }, Mainnet, {
+export function createCommon(config: Config, chainId = config.chain.chainId): Common {
+  return createCustomCommon({ chainId: Number(chainId), name: 'mcnode' }, Mainnet, {
     hardfork: config.chain.hardfork,
     customCrypto: { keccak256 }, // the EVM's SHA3 and the state manager's code hashes
   });
@@ -73,20 +76,50 @@ export interface ChainCore {
   builder: BlockProcessor;
   /** rules fixed at genesis and stored in the datadir: dev controls, proof of work, classic transactions */
   rules: DatadirRules;
+  /** the chain as readers see it: the chain itself, or in a fork the chain over the upstream's history */
+  reader: ChainReader;
+  /** the difficulty rule of the next blocks */
+  difficulty: DifficultyRule;
+  /** a fork datadir's fork (docs/fork-mode.md) */
+  fork?: OpenFork;
+  /** the chain's ids: the config's, or those a fork recorded */
+  chainId: bigint;
+  networkId: bigint;
 }
 
-/** Opens the chain in `db`, writing `genesis` (default: the config's, dev accounts funded) into a fresh one. */
-export async function openChainCore(config: Config, db: Database, log: Logger, genesis?: GenesisSpec): Promise<ChainCore> {
-  const common = createCommon(config);
+/** The config a fork runs with: its recorded chain ids (logged when the flags say otherwise), no peers. */
+export function forkConfig(config: Config, fork: OpenFork | undefined, log?: Logger): Config {
+  if (!fork) return config;
+  const { record } = fork.runtime;
+  const given = config.given ?? new Set<string>();
+  for (const [key, configured, kept] of [['chain.chainId', config.chain.chainId, record.chainId], ['chain.networkId', config.chain.networkId, record.networkId]] as const) {
+    if (given.has(key) && configured !== kept) log?.info('the fork keeps its recorded value; the configured one does not apply', { key, fork: kept, config: configured });
+  }
+  return {
+    ...config,
+    chain: { ...config.chain, chainId: record.chainId, networkId: record.networkId },
+    p2p: { ...config.p2p, maxPeers: 0 },
+  };
+}
+
+/**
+ * Opens the chain in `db`, writing `genesis` (default: the config's, dev accounts funded) into a
+ * fresh one; a fork datadir (or a fresh one with --fork.url) opens its fork instead (`forkStart`:
+ * the fork already fetched before the database was opened).
+ */
+export async function openChainCore(config: Config, db: Database, log: Logger, genesis?: GenesisSpec, forkStart?: ForkStart): Promise<ChainCore> {
+  const fork = await openFork(config, db, log, forkStart);
+  const chainId = fork?.runtime.record.chainId ?? config.chain.chainId;
+  const common = createCommon(config, chainId);
   const nodes = new TrieNodeStore(db);
-  const world = new WorldState(nodes, common);
+  const world = new WorldState(nodes, common, fork?.runtime);
   const spec = genesis ?? genesisSpec(config);
-  const wanted: DatadirRules = {
+  const wanted: DatadirRules = fork ? forkRules(config) : {
     devControls: spec.devControls ?? true,
     pow: chainPow(config, (genesis as Genesis | undefined) ?? config.genesis),
     classicTxBlock: (genesis as Genesis | undefined)?.classicTxBlock ?? config.genesis.classicTxBlock,
   };
-  let chain = await Blockchain.open(db);
+  let chain = fork?.chain ?? (await Blockchain.open(db));
   if (!chain) {
     const { block, stateOps } = await buildGenesis(spec, world);
     chain = await Blockchain.create(db, block, [...stateOps, ...chainRulesOps(wanted)]);
@@ -108,7 +141,16 @@ export async function openChainCore(config: Config, db: Database, log: Logger, g
     dagdir: config.ethash.dagdir,
     dagWorkers: config.mining.threads > 0 ? config.mining.threads : availableParallelism(),
   });
-  return { common, nodes, world, chain, rules, builder: new BlockProcessor(world, common, chain, undefined, rules), pow };
+  // A fork's local blocks keep one difficulty (recorded with the fork): the upstream's is no rule for them.
+  const difficulty: DifficultyRule = fork
+    ? { ...difficultyRule(config, chain.genesis), mode: 'fixed', genesisDifficulty: fork.runtime.record.difficulty }
+    : difficultyRule(config, chain.genesis);
+  const reader: ChainReader = fork ? new ChainHistory(chain, fork.runtime.history) : chain;
+  return {
+    common, nodes, world, chain, rules, reader, difficulty, fork, pow,
+    builder: new BlockProcessor(world, common, reader, undefined, rules),
+    chainId, networkId: fork?.runtime.record.networkId ?? config.chain.networkId,
+  };
 }
 
 /** A head without state (blocks and state are written together, so only damage does this): back to the newest block with state. */

@@ -3,7 +3,7 @@
 
 import { payloadOf, type TxRequest, type TxSigner } from '../accounts/signer.js';
 import type { Wallet } from '../accounts/wallet.js';
-import type { Blockchain } from '../blockchain/blockchain.js';
+import type { ChainReader } from '../blockchain/chainHistory.js';
 import { feeHistory } from '../blockchain/feeHistory.js';
 import type { SignedTx, TxFields } from '../chain/types.js';
 import type { BlockTag } from '../encoding/hex.js';
@@ -19,7 +19,8 @@ import type { TxPool } from '../txpool/txPool.js';
 import type { TxSubmitter } from '../txpool/submitter.js';
 
 export interface BackendParts {
-  chain: Blockchain;
+  /** the chain as readers see it (in a fork: with the upstream's history below the fork block) */
+  chain: ChainReader;
   world: WorldState;
   pool: TxPool;
   miner: Miner;
@@ -57,7 +58,7 @@ export class NodeBackend implements McBackend {
   async blockAt(tag: BlockTag): Promise<ResolvedBlock | undefined> {
     const { chain, pending } = this.p;
     if (tag === 'pending') return { kind: 'pending', pending: await pending.get() };
-    const block = tag === 'latest' ? chain.head : tag === 'earliest' ? chain.genesis : await chain.getBlockByNumber(tag);
+    const block = tag === 'latest' ? chain.head : await chain.getBlockByNumber(tag === 'earliest' ? 0n : tag);
     return block && { kind: 'mined', block };
   }
 

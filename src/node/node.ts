@@ -1,10 +1,18 @@
 // Wires the node together: database, chain, state, pool, miner, wallet and the RPC servers.
 // Every component receives the few interfaces it uses; only this file knows them all.
 
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
-import { devAccounts, difficultyRule, genesisSpec, openChainCore } from './chainCore.js';
+import { devAccounts, forkConfig, genesisSpec, openChainCore } from './chainCore.js';
+import { startFork, type ForkStart } from '../fork/forkStart.js';
+import { forkExport, forkRecordsInto, forkRequest, type OpenFork } from './forkChain.js';
+import { ChainHistory } from '../blockchain/chainHistory.js';
+import { ForkReset } from '../devControls/forkReset.js';
+import { forkResetMethods } from '../rpc/modules/forkReset.js';
+import { forkBaseRoot } from '../state/forkTrie.js';
+import type { DevSetter } from '../chain/systemTx.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { Database } from '../store/database.js';
 import { WorldState } from '../state/worldState.js';
@@ -119,6 +127,8 @@ interface NodeParts {
   gate: StartGate;
   /** the address index's rebuild for a datadir made before it existed */
   addressIndex: AddressIndexRebuild;
+  /** a fork datadir's fork */
+  fork?: OpenFork;
 }
 
 export interface StartOptions {
@@ -143,12 +153,15 @@ export class McNode {
   readonly importer: BlockImporter;
   readonly pow: PowEngine;
   readonly network: NodeNetwork;
+  /** in a fork datadir: its fork (docs/fork-mode.md) */
+  readonly fork: OpenFork | undefined;
   private closed = false;
 
   private constructor(private readonly parts: NodeParts) {
     ({
       config: this.config, log: this.log, db: this.db, chain: this.chain, world: this.world, pool: this.pool, miner: this.miner,
       wallet: this.wallet, methods: this.methods, devAccounts: this.devAccounts, importer: this.importer, pow: this.pow, network: this.network,
+      fork: this.fork,
     } = parts);
   }
 
@@ -158,10 +171,21 @@ export class McNode {
   }
 
   static async start(config: Config, log: Logger = createLogger(config.verbosity), options: StartOptions = {}): Promise<McNode> {
-    const db = await Database.open(path.join(config.datadir, 'chaindata'));
+    const chaindata = path.join(config.datadir, 'chaindata');
+    // A new fork asks the upstream before anything is written: an unreachable one leaves no datadir behind.
+    const forkStart: ForkStart | undefined = config.fork.url && !existsSync(path.join(chaindata, 'CURRENT'))
+      ? await startFork(forkRequest(config, log))
+      : undefined;
+    let db: Database;
+    try {
+      db = await Database.open(chaindata);
+    } catch (err) {
+      await forkStart?.cache.close();
+      throw err;
+    }
     let node: McNode;
     try {
-      node = await McNode.assemble(config, db, log);
+      node = await McNode.assemble(config, db, log, forkStart);
     } catch (err) {
       await db.close().catch(() => undefined);
       throw err;
@@ -176,10 +200,22 @@ export class McNode {
     return node;
   }
 
-  private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
-    const accounts = devAccounts(config);
-    const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log, genesisSpec(config, accounts));
-    const chainId = config.chain.chainId;
+  private static async assemble(given: Config, db: Database, log: Logger, forkStart?: ForkStart): Promise<McNode> {
+    const accounts = devAccounts(given);
+    const core = await openChainCore(given, db, log, genesisSpec(given, accounts), forkStart);
+    const { fork } = core;
+    try {
+      return await McNode.assembleOn(forkConfig(given, fork, log), db, log, accounts, core);
+    } catch (err) {
+      await fork?.runtime.cache.close().catch(() => undefined);
+      fork?.runtime.close();
+      throw err;
+    }
+  }
+
+  private static async assembleOn(config: Config, db: Database, log: Logger, accounts: ReturnType<typeof devAccounts>, core: Awaited<ReturnType<typeof openChainCore>>): Promise<McNode> {
+    const { common, nodes, world, chain, builder, rules, pow, reader, difficulty, fork } = core;
+    const chainId = core.chainId;
     // console.log (docs/explorer.md#consolelog): calls, estimates and traces print as they finish,
     // mined transactions once their block is stored.
     if (config.console.log) {
@@ -194,7 +230,6 @@ export class McNode {
 
     const wallet = new Wallet(chainId);
     const dev: DevAccount[] = accounts.map(({ privateKey, address }) => ({ address: wallet.addAccount(privateKey, true, address), privateKey }));
-
 
     const prices = new GasPrices(config.mining.gasPrice);
     const gasPrice = () => prices.suggested();
@@ -229,7 +264,7 @@ export class McNode {
       coinbase,
       extraData: config.mining.extraData,
       targetGasLimit: config.mining.targetGasLimit,
-      difficulty: difficultyRule(config, chain.genesis),
+      difficulty,
       clock,
     });
     // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
@@ -241,7 +276,7 @@ export class McNode {
     });
     // The one import path (peers, block files); its trie writes collect apart from the miner's.
     const importer = new BlockImporter({
-      chain, builder, nodes: new TrieNodeStore(db, 8 * 2 ** 20), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
+      chain, builder, nodes: new TrieNodeStore(db, 8 * 2 ** 20), chainId, difficulty, miner, pool,
       classicTxBlock: rules.classicTxBlock, pow,
     });
     const pending = new PendingBlockCache(nodes, chain, pool, miner);
@@ -255,7 +290,12 @@ export class McNode {
       gasCap: config.rpc.gasCap, monitor: new CallMonitor(log),
     };
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), callOptions);
-    const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
+    // In a fork, lookups and queries below the fork block go to the upstream's history; filters see local blocks only.
+    if (reader instanceof ChainHistory) reader.isLocal = (hash) => pool.get(hash) !== undefined;
+    const filters = new FilterSystem(
+      { chain, pool, pending, blooms: storedBlooms(db), reader, history: fork?.runtime.history },
+      { timeoutSeconds: config.filters.timeout },
+    );
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
 
     // Pool admission: classic transactions only once the next block may carry them. The journal
@@ -317,7 +357,7 @@ export class McNode {
     const submitter = new TxSubmitter(pool, () => scs);
     const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
     const backend = new NodeBackend({
-      chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice, decodeRaw: decodeForPool, signer, submitter,
+      chain: reader, world, pool, miner, pending, calls, wallet, chainId, gasPrice, decodeRaw: decodeForPool, signer, submitter,
       syncProgress: () => network.syncProgress(),
     });
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => network.peerCount() };
@@ -329,6 +369,7 @@ export class McNode {
     };
     const chainFiles = liveChainFiles({
       chain, miner, importer,
+      fork: fork && forkExport(fork, rules), forkRecords: fork && (() => forkRecordsInto(fork.runtime)),
       onImportProgress: (done) => done % 1000 === 0 && log.info('importing blocks', { done }),
     });
     // Method modules, one per namespace topic. New namespaces are added to this list.
@@ -382,6 +423,21 @@ export class McNode {
       const state = await DevState.open(miner, world, pool, db);
       backend.impersonation = state;
       common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
+      if (fork) {
+        const reset = new ForkReset({
+          fork: fork.runtime, chain, miner, pool, snapshots, log,
+          rewindTo: (hash, opts) => importer.rewindTo(hash, opts),
+          clearReaders: () => world.clearReaders(),
+          request: (url, block) => ({ ...forkRequest({ ...config, fork: { ...config.fork, url, block } }, log), cacheDir: fork.runtime.cache.dir }),
+          start: (req) => startFork(req, fork.runtime.cache),
+          baseRoot: async (hash) => {
+            const scratch = new TrieNodeStore(db);
+            return { root: await forkBaseRoot(scratch, hash), ops: scratch.drainWrites() };
+          },
+          funding: () => devFunding(dev, config.accounts.devBalance),
+        });
+        common_modules.push(forkResetMethods(reset));
+      }
     }
     // Namespaces with no method here (the dev controls without config.devControls) are not listed.
     const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));
@@ -400,10 +456,13 @@ export class McNode {
         version: VERSION, headNumber: () => chain.head.header.number, poolCounts: () => pool.counts(),
         hashrate: () => (miner.mining ? sealer.hashrate() : 0), mining: () => miner.mining,
         chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats, httpFastPath: fastPathCounts, calls: () => callOptions.monitor!.counters,
+        fork: fork && {
+          requests: () => fork.runtime.requests, hits: () => fork.runtime.counters.hits, misses: () => fork.runtime.counters.misses,
+        },
       })),
     });
     const node = new McNode({
-      config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate,
+      config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate, fork,
       addressIndex,
     });
     miner.on('sealed', (block) =>
@@ -424,6 +483,11 @@ export class McNode {
     );
     miner.on('error', (err) => log.error('mining failed', { error: err.message }));
     log.info('proof of work', { pow: pow.describe() });
+    // A fork's first local block funds the dev accounts (docs/fork-mode.md#a-fork-is-a-datadir); also after a crash before it was sealed.
+    if (fork && chain.head === chain.genesis && dev.length) {
+      const block = await miner.sealSetters(devFunding(dev, config.accounts.devBalance));
+      log.info('funded the dev accounts', { count: dev.length, block: block.header.number, hash: bytesToHex(block.hash) });
+    }
     const running = await rpc.start();
     // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
     vnode.scsService = running.scs && config.vnode.scsService;
@@ -443,7 +507,7 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, addressIndex } = this.parts;
+    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, addressIndex, fork } = this.parts;
     await network.stop();
     await rpc.stop();
     await addressIndex.stop();
@@ -456,8 +520,15 @@ export class McNode {
     pool.close();
     await sealer.close();
     await pow.close();
+    fork?.runtime.close();
+    await fork?.runtime.cache.close();
     await db.close();
   }
+}
+
+/** The setters giving each dev account `balance` (a fork's first block). */
+function devFunding(dev: DevAccount[], balance: bigint): DevSetter[] {
+  return dev.map((a) => ({ op: 'setBalance', address: a.address, value: balance }));
 }
 
 export { VERSION };

@@ -43,6 +43,7 @@ const KIND_TO_ERROR: { readonly [K in ErrorKind]: (err: NodeError, debug: boolea
   [ErrorKind.Unauthorized]: (e) => withData(RpcCode.Server, e.message, e.data),
   [ErrorKind.LimitExceeded]: (e) => withData(RpcCode.LimitExceeded, e.message, e.data),
   [ErrorKind.Reverted]: (e) => withData(RpcCode.Reverted, revertMessage(e.message), revertData(e.data)),
+  [ErrorKind.ForkUnavailable]: (e) => withData(RpcCode.Server, e.message, e.data),
   [ErrorKind.Unavailable]: (e) => withData(RpcCode.MethodNotFound, e.message, e.data),
   [ErrorKind.Internal]: (e, debug) => withData(RpcCode.Internal, e.message || 'internal error', debug ? e.stack : undefined),
 };

@@ -10,9 +10,16 @@ import { equalBytes, keccak256 } from '../encoding/bytes.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
 import { AccountTrie } from './accountTrie.js';
 import { Lru } from '../store/lru.js';
+import { unsupported } from '../errors.js';
+import type { ForkBases } from './baseState.js';
 
 // The state manager library loads with the first state manager, not at start-up.
 let library: typeof import('@ethereumjs/statemanager') | undefined;
+let forkLibrary: typeof import('./forkStateManager.js') | undefined;
+
+/** Why a fork serves no proofs (docs/fork-mode.md#what-is-refused). */
+export const FORK_PROOF_REFUSAL =
+  'proofs are not served in fork mode: a fork\'s state roots cover the accounts it touched (fork roots), not the upstream\'s state, so no proof would verify against a root the upstream published';
 
 /** Decoded accounts kept for the last root read (the head, in practice). */
 const DECODED_ACCOUNTS = 10_000;
@@ -20,12 +27,19 @@ const DECODED_ACCOUNTS = 10_000;
 export class WorldState {
   private readonly readers = new Lru<string, Promise<MerkleStateManager>>(8);
 
+  /**
+   * @param fork in a fork datadir: how roots map to the local trie and the upstream's state under
+   * it (every state manager made here then reads through it)
+   */
   constructor(
     readonly nodes: TrieNodeStore,
     readonly common: Common,
+    readonly fork?: ForkBases,
   ) {}
 
+  /** The library trie at `root` (proofs). A fork's tries hold only what it touched: refused there. */
   async trieAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerklePatriciaTrie> {
+    if (this.fork) throw unsupported(FORK_PROOF_REFUSAL);
     // The hash function serves node hashing and key hashing alike (storage tries inherit it).
     return createMPT({
       db: nodes, root, useKeyHashing: true, useKeyHashingFunction: keccak256, valueEncoding: ValueEncoding.Bytes,
@@ -34,6 +48,7 @@ export class WorldState {
 
   /** A fresh, writable state manager on `root` (block building, calls). */
   async stateManagerAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerkleStateManager> {
+    if (this.fork) return this.forkStateAt(root, nodes);
     const trie = await this.trieAt(root, nodes);
     const { MerkleStateManager, Caches } = (library ??= await import('@ethereumjs/statemanager'));
     return new MerkleStateManager({ trie, common: this.common, caches: new Caches() });
@@ -44,15 +59,31 @@ export class WorldState {
    * is our AccountTrie (decoded nodes, one hashing pass per root); storage tries are the library's.
    */
   async buildingStateAt(root: Uint8Array, nodes: TrieNodeStore = this.nodes): Promise<MerkleStateManager> {
+    if (this.fork) return this.forkStateAt(root, nodes);
     const { MerkleStateManager, Caches } = (library ??= await import('@ethereumjs/statemanager'));
     const trie = new AccountTrie(nodes, root) as unknown as MerklePatriciaTrie;
     return new MerkleStateManager({ trie, common: this.common, caches: new Caches() });
   }
 
+  /** A fork's state at `root`: its local trie (our AccountTrie) over the base state the root reads. */
+  private async forkStateAt(root: Uint8Array, nodes: TrieNodeStore): Promise<MerkleStateManager> {
+    const { forkStateManager } = (forkLibrary ??= await import('./forkStateManager.js'));
+    return forkStateManager(this.fork!.resolve(root), nodes, this.common);
+  }
+
   /** True when the root's top node is stored (a state we can serve). */
   async hasState(root: Uint8Array): Promise<boolean> {
+    if (this.fork) return new AccountTrie(this.nodes).checkRoot(this.fork.resolve(root).local);
     const trie = await this.trieAt(root);
     return trie.checkRoot(root);
+  }
+
+  /** Forgets the shared readers (a fork moved to another base: the same local root now reads other state). */
+  clearReaders(): void {
+    this.readers.clear();
+    this.lastRoot = undefined;
+    this.lastReader = undefined;
+    this.lastAccounts = new Map();
   }
 
   private lastRoot: Uint8Array | undefined;

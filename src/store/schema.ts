@@ -67,4 +67,47 @@ export const keys = {
   addressIndexState: concatBytes(P.meta, prefix('addrindex')),
   /** impersonated addresses, 20 bytes each, concatenated (miner/devState.ts) */
   impersonated: concatBytes(P.meta, prefix('impersonated')),
+  /**
+   * hash of the lowest stored block when it is not a genesis (a fork's anchor, docs/fork-mode.md);
+   * absent: the chain starts at block 0
+   */
+  chainBase: concatBytes(P.meta, prefix('chainBase')),
+  /** a fork datadir's record: its upstream, block and chain (fork/forkRecord.ts) */
+  fork: concatBytes(P.meta, prefix('fork')),
+};
+
+// The fork cache (docs/fork-mode.md#the-cache): a database of its own, `<datadir>/forkcache` or
+// `--fork.cache`, which forks of the same upstream may share. What it holds never changes once
+// fetched: state is keyed by the block it was read at, blocks and code by their hashes.
+const F = {
+  account: prefix('A'), // block hash ‖ address → RLP [nonce, balance, code hash], or RLP [] for no account
+  slot: prefix('S'), // block hash ‖ address ‖ slot → the word, minimal bytes
+  code: prefix('K'), // code hash → code
+  block: prefix('B'), // block hash → RLP [header, hash, total difficulty, size, [transaction records]]
+  canonical: prefix('N'), // anchor hash ‖ number(8) → block hash, as seen from a fork at that anchor
+  receipts: prefix('R'), // block hash → stored receipts RLP (as `r:` above)
+  txIndex: prefix('T'), // tx hash → RLP [block hash, index]
+  logs: prefix('L'), // anchor hash ‖ keccak(query) → RLP of the matching logs
+  upstream: prefix('U'), // keccak(url) → RLP [dialect, chain id, network id]
+  numbered: prefix('H'), // keccak(url) ‖ number(8) → block hash (a fork block asked for by number)
+} as const;
+
+const after = (p: Uint8Array) => concatBytes(p, new Uint8Array(65).fill(0xff));
+
+export const forkCacheKeys = {
+  account: (block: Uint8Array, address: Uint8Array) => concatBytes(F.account, block, address),
+  /** every account read at `block` */
+  accountRange: (block: Uint8Array) => ({ gte: concatBytes(F.account, block), lt: after(concatBytes(F.account, block)) }),
+  slot: (block: Uint8Array, address: Uint8Array, slot: Uint8Array) => concatBytes(F.slot, block, address, slot),
+  /** every slot read at `block` */
+  slotRange: (block: Uint8Array) => ({ gte: concatBytes(F.slot, block), lt: after(concatBytes(F.slot, block)) }),
+  code: (codeHash: Uint8Array) => concatBytes(F.code, codeHash),
+  block: (hash: Uint8Array) => concatBytes(F.block, hash),
+  canonical: (anchor: Uint8Array, n: bigint) => concatBytes(F.canonical, anchor, num(n)),
+  canonicalRange: (anchor: Uint8Array, from: bigint, to: bigint) => ({ gte: concatBytes(F.canonical, anchor, num(from)), lt: concatBytes(F.canonical, anchor, num(to)) }),
+  receipts: (hash: Uint8Array) => concatBytes(F.receipts, hash),
+  txIndex: (txHash: Uint8Array) => concatBytes(F.txIndex, txHash),
+  logs: (anchor: Uint8Array, queryHash: Uint8Array) => concatBytes(F.logs, anchor, queryHash),
+  upstream: (urlHash: Uint8Array) => concatBytes(F.upstream, urlHash),
+  numbered: (urlHash: Uint8Array, n: bigint) => concatBytes(F.numbered, urlHash, num(n)),
 };

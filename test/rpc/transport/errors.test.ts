@@ -24,6 +24,7 @@ t.test('each kind maps to its code', async (t) => {
     unauthorized: -32000,
     limitExceeded: -32005,
     reverted: 3,
+    forkUnavailable: -32000,
     unavailable: -32601,
     internal: -32603,
   };
