@@ -40,6 +40,8 @@ export const ErrorKind = {
   Reverted: 'reverted',
   /** The method exists but is not served in this configuration. */
   Unavailable: 'unavailable',
+  /** A wait the caller bounded ran out (eth_sendRawTransactionSync); `data` says what is still under way. */
+  Timeout: 'timeout',
   /** A bug or an unexpected failure inside the node. */
   Internal: 'internal',
 } as const;
@@ -71,6 +73,7 @@ export const wrongState = (message: string): NodeError => new NodeError(ErrorKin
 export const outOfRange = (message: string): NodeError => new NodeError(ErrorKind.OutOfRange, message);
 export const unsupported = (message: string): NodeError => new NodeError(ErrorKind.Unsupported, message);
 export const aborted = (message: string): NodeError => new NodeError(ErrorKind.Aborted, message);
+export const timedOut = (message: string, data?: unknown): NodeError => new NodeError(ErrorKind.Timeout, message, data);
 export const limitExceeded = (what: string): NodeError => new NodeError(ErrorKind.LimitExceeded, `limit exceeded: ${what}`);
 
 /**

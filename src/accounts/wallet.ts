@@ -95,4 +95,9 @@ export class Wallet {
   signMessage(address: Uint8Array, message: Uint8Array, key = this.keyOf(address)): Uint8Array {
     return signHash(hashMessage(message), key);
   }
+
+  /** eth_signTypedData_v4: r‖s‖v over a digest the caller computed (EIP-712), no prefix added. */
+  signDigest(address: Uint8Array, digest: Uint8Array, key = this.keyOf(address)): Uint8Array {
+    return signHash(digest, key);
+  }
 }

@@ -5,7 +5,9 @@ import { payloadOf, type TxRequest, type TxSigner } from '../accounts/signer.js'
 import type { Wallet } from '../accounts/wallet.js';
 import type { Blockchain } from '../blockchain/blockchain.js';
 import { feeHistory } from '../blockchain/feeHistory.js';
-import type { SignedTx, TxFields } from '../chain/types.js';
+import type { Block, SignedTx, TxFields } from '../chain/types.js';
+import { findBySenderAndNonce } from '../blockchain/senderNonce.js';
+import { equalBytes } from '../encoding/bytes.js';
 import type { BlockTag } from '../encoding/hex.js';
 import { notFound } from '../errors.js';
 import type { CallExecutor, CallRequest } from '../execution/call.js';
@@ -81,6 +83,47 @@ export class NodeBackend implements McBackend {
     return this.p.pool.get(hash);
   }
 
+  poolTransactions(): SignedTx[] {
+    const { pending, queued } = this.p.pool.content();
+    return [...pending.values(), ...queued.values()].flat();
+  }
+
+  async transactionBySenderAndNonce(sender: Uint8Array, nonce: bigint) {
+    const pooled = this.poolTransactions().find((tx) => tx.nonce === nonce && equalBytes(tx.from, sender));
+    if (pooled) return { tx: pooled };
+    const { chain, world } = this.p;
+    const history = {
+      head: chain.head,
+      getBlockByNumber: (n: bigint) => chain.getBlockByNumber(n),
+      nonceAfter: async (block: Block, address: Uint8Array) => (await world.getAccount(block.header.stateRoot, address))?.nonce ?? 0n,
+    };
+    const at = await findBySenderAndNonce(history, sender, nonce);
+    return at && { tx: at.block.transactions[at.index], at };
+  }
+
+  waitForTransaction(hash: Uint8Array, timeoutMs: number): Promise<{ block: Block; index: number } | undefined> {
+    const { chain } = this.p;
+    return new Promise((resolve, reject) => {
+      const done = (found: { block: Block; index: number } | undefined) => {
+        clearTimeout(timer);
+        chain.off('newHead', onHead);
+        resolve(found);
+      };
+      const onHead = ({ block }: { block: Block }) => {
+        const index = block.transactions.findIndex((tx) => equalBytes(tx.hash, hash));
+        if (index >= 0) done({ block, index });
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      chain.on('newHead', onHead);
+      // Mined before the listener was added (instant mining can be that fast).
+      chain.findTransaction(hash).then((found) => found && done(found), (err: unknown) => {
+        clearTimeout(timer);
+        chain.off('newHead', onHead);
+        reject(err);
+      });
+    });
+  }
+
   async stateAt(tag: BlockTag): Promise<StateReader> {
     if (tag === 'latest') return storedStateReader(this.p.world, this.p.chain.head.header);
     const resolved = await this.blockAt(tag);
@@ -117,6 +160,14 @@ export class NodeBackend implements McBackend {
 
   signMessage(address: Uint8Array, message: Uint8Array, key?: Uint8Array): Uint8Array {
     return this.p.wallet.signMessage(address, message, key);
+  }
+
+  signDigest(address: Uint8Array, digest: Uint8Array): Uint8Array {
+    return this.p.wallet.signDigest(address, digest);
+  }
+
+  signTransaction(req: TxRequest): Promise<SignedTx> {
+    return this.p.signer.sign(req);
   }
 
   async call(req: TxRequest, tag: BlockTag): Promise<Uint8Array> {

@@ -38,6 +38,9 @@ import { libxMethods, netMethods } from '../rpc/modules/libx.js';
 import { blockMethods } from '../rpc/modules/mc/blocks.js';
 import { stateMethods } from '../rpc/modules/mc/state.js';
 import { transactionMethods } from '../rpc/modules/mc/transactions.js';
+import { blockReadMethods } from '../rpc/modules/mc/blockReads.js';
+import { accountReadMethods } from '../rpc/modules/mc/accountReads.js';
+import { signingMethods } from '../rpc/modules/mc/signing.js';
 import { infoMethods } from '../rpc/modules/mc/info.js';
 import { miningMethods } from '../rpc/modules/mc/mining.js';
 import { minerMethods } from '../rpc/modules/miner.js';
@@ -291,6 +294,7 @@ export class McNode {
     const common_modules = [
       adminChainMethods(chainFiles),
       libxMethods(net), netMethods(net), infoMethods(backend), blockMethods(backend), stateMethods(backend), transactionMethods(backend),
+      blockReadMethods(backend), accountReadMethods(backend), signingMethods(backend),
       filterMethods(filters), subscriptionMethods(subscriptions),
       miningMethods({ work, localHashrate: () => (miner.mining ? sealer.hashrate() : 0) }),
       minerMethods({

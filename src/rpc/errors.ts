@@ -20,6 +20,8 @@ export const RpcCode = {
   ResponseTooLarge: -32003,
   LimitExceeded: -32005,
   Reverted: 3,
+  /** EIP-7966: eth_sendRawTransactionSync's receipt did not come in time */
+  Timeout: 4,
 } as const;
 
 const REVERTED = 'execution reverted';
@@ -43,6 +45,7 @@ const KIND_TO_ERROR: { readonly [K in ErrorKind]: (err: NodeError, debug: boolea
   [ErrorKind.Unauthorized]: (e) => withData(RpcCode.Server, e.message, e.data),
   [ErrorKind.LimitExceeded]: (e) => withData(RpcCode.LimitExceeded, e.message, e.data),
   [ErrorKind.Reverted]: (e) => withData(RpcCode.Reverted, revertMessage(e.message), revertData(e.data)),
+  [ErrorKind.Timeout]: (e) => withData(RpcCode.Timeout, e.message, revertData(e.data)),
   [ErrorKind.Unavailable]: (e) => withData(RpcCode.MethodNotFound, e.message, e.data),
   [ErrorKind.Internal]: (e, debug) => withData(RpcCode.Internal, e.message || 'internal error', debug ? e.stack : undefined),
 };

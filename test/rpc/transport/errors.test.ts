@@ -25,6 +25,7 @@ t.test('each kind maps to its code', async (t) => {
     limitExceeded: -32005,
     reverted: 3,
     unavailable: -32601,
+    timeout: 4,
     internal: -32603,
   };
   for (const kind of Object.values(ErrorKind)) {

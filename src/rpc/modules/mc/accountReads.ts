@@ -1,0 +1,33 @@
+// Reads by account that Anvil, reth and forking tools use (docs/methods.md#more-reads):
+// an account's balance, nonce and code at once, the transaction a sender sent with a nonce, and
+// the pool's transactions.
+
+import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
+import { address, blockTag, method, uint64, withDefault } from '../../params.js';
+import { formatTransaction } from '../../format.js';
+import type { RpcMethod } from '../../types.js';
+import type { McBackend } from '../../backend.js';
+
+const latest = withDefault(blockTag, 'latest' as const);
+
+export function accountReadMethods(backend: McBackend): Record<string, RpcMethod> {
+  return {
+    mc_getAccountInfo: method([address, latest], async (addr, tag) => {
+      const state = await backend.stateAt(tag);
+      const account = await state.getAccount(addr);
+      return {
+        balance: encodeQuantity(account?.balance ?? 0n),
+        nonce: encodeQuantity(account?.nonce ?? 0n),
+        code: bytesToHex(await state.getCode(addr)),
+      };
+    }),
+    mc_getTransactionBySenderAndNonce: method([address, uint64], async (sender, nonce) => {
+      const found = await backend.transactionBySenderAndNonce(sender, nonce);
+      if (!found) return null;
+      const { tx, at } = found;
+      return formatTransaction(tx, at && { blockHash: at.block.hash, blockNumber: at.block.header.number, index: at.index });
+    }),
+    // Anvil's and Hardhat's answer: every pool transaction, not only the node's own accounts' (geth).
+    mc_pendingTransactions: method([], () => backend.poolTransactions().map((tx) => formatTransaction(tx))),
+  };
+}
