@@ -75,6 +75,12 @@ export class Wallet {
     return this.unlocked.delete(hex);
   }
 
+  /** Whether an unlocked key of `address` is held now. */
+  canSign(address: Uint8Array): boolean {
+    const entry = this.unlocked.get(bytesToHex(address));
+    return entry !== undefined && (entry.until === undefined || entry.until >= Date.now());
+  }
+
   /** The key of an unlocked account, or an Unauthorized error. */
   keyOf(address: Uint8Array): Uint8Array {
     const hex = bytesToHex(address);

@@ -6,6 +6,7 @@
 //
 //   syscnt 1  settlement   from 0x…64 to 0x…65, gas 0, price 0, value 0, data RLP([[payer, payee, amount], …])
 //   syscnt 2  dev setter   from 0x…64 to 0x…65, gas 0, price 0, value 0, data RLP([op, address, args…])
+//                          or RLP([op, gasLimit]) for setBlockGasLimit, whose block carries that gas limit
 //   syscnt 3  impersonated from `via` (the impersonated address), otherwise a normal call/create
 //
 // Kinds 1 and 2 take the nonce of account 0x…64, which grows by one with each (as on MOAC), so
@@ -42,10 +43,12 @@ export type DevSetter =
   | { op: 'setNonce'; address: Address; nonce: bigint }
   | { op: 'setStorageAt'; address: Address; slot: bigint; value: bigint }
   /** records the new coinbase in the chain; changes no state */
-  | { op: 'setCoinbase'; address: Address };
+  | { op: 'setCoinbase'; address: Address }
+  /** the block holding it has this gas limit, whatever its parent's (evm_setBlockGasLimit); changes no state */
+  | { op: 'setBlockGasLimit'; gasLimit: bigint };
 
 /** Operation codes of the setter payload, in wire order. */
-const SETTER_OPS = ['setBalance', 'setCode', 'setNonce', 'setStorageAt', 'setCoinbase'] as const;
+const SETTER_OPS = ['setBalance', 'setCode', 'setNonce', 'setStorageAt', 'setCoinbase', 'setBlockGasLimit'] as const;
 
 export type SystemPayload =
   | { kind: 'settlement'; payouts: Payout[] }
@@ -84,6 +87,7 @@ export function encodeSetter(s: DevSetter): Uint8Array {
     case 'setNonce': return RLP.encode([op, s.address, bigintToBytes(s.nonce)]);
     case 'setStorageAt': return RLP.encode([op, s.address, bigintToBytes(s.slot), bigintToBytes(s.value)]);
     case 'setCoinbase': return RLP.encode([op, s.address]);
+    case 'setBlockGasLimit': return RLP.encode([op, bigintToBytes(s.gasLimit)]);
   }
 }
 
@@ -153,8 +157,9 @@ function decodeSetter(data: Uint8Array): DevSetter {
   const items = rlpList(data, what);
   const op = SETTER_OPS[Number(intAt(items, 0, what, 1)) - 1];
   if (op === undefined) throw new MalformedSystemTx(`${what}: unknown operation`);
-  const want = { setBalance: 3, setCode: 3, setNonce: 3, setStorageAt: 4, setCoinbase: 2 }[op];
+  const want = { setBalance: 3, setCode: 3, setNonce: 3, setStorageAt: 4, setCoinbase: 2, setBlockGasLimit: 2 }[op];
   if (items.length !== want) throw new MalformedSystemTx(`${what}: ${op} takes ${want} items, got ${items.length}`);
+  if (op === 'setBlockGasLimit') return { op, gasLimit: intAt(items, 1, what, 8) };
   const target = bytesAt(items, 1, what, 20);
   switch (op) {
     case 'setBalance': return { op, address: target, value: intAt(items, 2, what, 32) };
@@ -187,6 +192,20 @@ export function decodeSystemPayload(tx: SignedTx): SystemPayload {
   const setter = decodeSetter(tx.data);
   if (!equalBytes(encodeSetter(setter), tx.data)) throw new MalformedSystemTx('setter payload is not canonical RLP');
   return { kind: 'setter', setter };
+}
+
+/**
+ * The gas limit a block must carry because it holds a setBlockGasLimit setter (the one exception
+ * to the 1/1024 bound on gas-limit changes); undefined for any other block.
+ */
+export function gasLimitSetBy(txs: readonly SignedTx[]): bigint | undefined {
+  let limit: bigint | undefined;
+  for (const tx of txs) {
+    if (tx.syscnt !== SYSCNT.setter) continue;
+    const payload = decodeSystemPayload(tx);
+    if (payload.kind === 'setter' && payload.setter.op === 'setBlockGasLimit') limit = payload.setter.gasLimit;
+  }
+  return limit;
 }
 
 /**

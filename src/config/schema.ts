@@ -24,6 +24,9 @@ export type Hardfork = (typeof HARDFORKS)[number];
 import { MINING_MODES, type MiningMode } from '../miner/miningMode.js';
 export { MINING_MODES, type MiningMode };
 export const DIFFICULTY_RULES = ['fixed', 'adjust'] as const;
+/** Which tool the node answers as where tools check or differ (docs/coming-from-anvil-hardhat.md#compatibility-modes). */
+export const COMPAT_MODES = ['none', 'anvil', 'hardhat'] as const;
+export type CompatMode = (typeof COMPAT_MODES)[number];
 export type DifficultyRule = (typeof DIFFICULTY_RULES)[number];
 /** Namespaces the VNODE can serve over HTTP (`rpc.api`); `eth` and `web3`/`chain3` are accepted as aliases. */
 import { NAMESPACES as RPC_NAMESPACES, NAMESPACE_ALIASES, type Namespace as RpcNamespace } from '../rpc/namespaces.js';
@@ -43,6 +46,8 @@ export interface Genesis extends GenesisSpec {
 export interface Config {
   datadir: string;
   verbosity: number;
+  /** answer as Anvil or Hardhat where tools check (client version) or differ (interval mining unit) */
+  compat: CompatMode;
   chain: { chainId: bigint; networkId: bigint; hardfork: Hardfork; pow: PowName };
   genesis: Genesis;
   accounts: {
@@ -58,6 +63,8 @@ export interface Config {
     allowInsecureUnlock: boolean;
     /** new keystore files use scrypt n=4096, p=6 instead of n=262144, p=1 */
     lightKdf: boolean;
+    /** every address without a key sends as if impersonated (devControls chains) */
+    autoImpersonate: boolean;
   };
   mining: {
     mode: MiningMode;
@@ -196,6 +203,7 @@ const appChains: Codec<Record<string, unknown>[]> = {
 export const schema: Schema = {
   datadir: opt(str('<path>'), './data/devnet', 'data directory: chain database, keystore, node key, IPC socket', ['datadir']),
   verbosity: opt(int(0, 5), 3, 'log level: 0 silent, 1 error, 2 warn, 3 info, 4 debug, 5 trace', ['verbosity']),
+  compat: opt(oneOf(COMPAT_MODES), 'none', 'answer as anvil or hardhat where tools check: web3_clientVersion prefix (Hardhat\'s network helpers), evm_setIntervalMining in seconds under anvil'),
   chain: {
     chainId: opt(bigint(1n, U64), 100, 'chain id used in transaction signatures (EIP-155 style)'),
     networkId: opt(bigint(1n, U64), 100, 'network id reported by net_version', ['networkid']),
@@ -221,6 +229,7 @@ export const schema: Schema = {
     password: opt(optionalPath, '', 'password file for --unlock, one password per line', ['password']),
     allowInsecureUnlock: opt(bool, false, 'allow unlocking accounts while HTTP RPC is served', ['allow-insecure-unlock']),
     lightKdf: opt(bool, false, 'weaker, faster scrypt (n=4096, p=6) for new keystore files', ['lightkdf']),
+    autoImpersonate: opt(bool, false, 'send from any address without its key, as if impersonated (dev-control chains; anvil_autoImpersonateAccount switches it)', ['auto-impersonate']),
   },
   mining: {
     mode: opt(oneOf(MINING_MODES), 'mixed', 'instant: seal per transaction; interval: every period; mixed: instant plus empty blocks after period; remote: mc_getWork/mc_submitWork only; off'),
@@ -239,7 +248,7 @@ export const schema: Schema = {
     enabled: opt(bool, true, 'serve JSON-RPC over HTTP', ['rpc']),
     addr: opt(host, '127.0.0.1', 'HTTP listening address', ['rpcaddr']),
     port: opt(port, 8545, 'HTTP port (0 = any free port)', ['rpcport']),
-    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat'], 'namespaces served over HTTP', ['rpcapi']),
+    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug'], 'namespaces served over HTTP', ['rpcapi']),
     corsDomain: opt(list(str('<origin>')), [], 'browser origins allowed to call (CORS); * for any', ['rpccorsdomain']),
     vhosts: opt(list(str('<host>')), ['localhost'], 'accepted Host header names; * for any (IP literals always pass)', ['rpcvhosts']),
   },
@@ -247,7 +256,7 @@ export const schema: Schema = {
     enabled: opt(bool, false, 'serve JSON-RPC over WebSocket on its own port (the HTTP port takes WebSocket upgrades anyway)', ['ws']),
     addr: opt(host, '127.0.0.1', 'WebSocket listening address', ['wsaddr']),
     port: opt(port, 8546, 'WebSocket port (0 = any free port)', ['wsport']),
-    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc'], 'namespaces served over the WebSocket endpoint', ['wsapi']),
+    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'debug'], 'namespaces served over the WebSocket endpoint', ['wsapi']),
     origins: opt(list(str('<origin>')), [], 'browser origins allowed to connect to the WebSocket endpoint; * for any', ['wsorigins']),
   },
   ipc: {

@@ -85,6 +85,8 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   private round = new AbortController();
   coinbase: Uint8Array;
   extraData: Uint8Array;
+  /** what block gas limits move toward (evm_setBlockGasLimit changes it) */
+  targetGasLimit: bigint;
 
   constructor(
     private readonly chain: Blockchain,
@@ -99,6 +101,7 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     this.periodMs = opts.period * 1000;
     this.coinbase = opts.coinbase;
     this.extraData = opts.extraData;
+    this.targetGasLimit = opts.targetGasLimit;
     pool.on('pendingTx', () => {
       if (this.mode === 'instant' || this.mode === 'mixed') this.schedule();
     });
@@ -195,8 +198,8 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     });
   }
 
-  /** Builds on the head with the pool's executable transactions, or with `only` (no seal). */
-  async buildPending(nodes: TrieNodeStore = this.nodes, only?: SignedTx[]): Promise<BuiltBlock> {
+  /** Builds on the head with the pool's executable transactions, or with `only` (no seal); `gasLimit` overrides the 1/1024 step. */
+  async buildPending(nodes: TrieNodeStore = this.nodes, only?: SignedTx[], gasLimit?: bigint): Promise<BuiltBlock> {
     const parent = this.chain.head;
     const now = this.opts.now?.() ?? BigInt(Math.floor(Date.now() / 1000));
     const timestamp = this.opts.clock
@@ -209,7 +212,7 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
         miner: this.coinbase,
         timestamp,
         difficulty: nextDifficulty(this.opts.difficulty, parent.header, timestamp),
-        gasLimit: nextGasLimit(parent.header.gasLimit, this.opts.targetGasLimit),
+        gasLimit: gasLimit ?? nextGasLimit(parent.header.gasLimit, this.targetGasLimit),
         extraData: this.extraData,
       },
       nodes,
@@ -346,12 +349,12 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
    * the settlement a flush height makes), whatever the mode; resolves once it is stored. For dev
    * controls: a setter or an impersonated transaction becomes history at once.
    */
-  sealTransaction(make: (head: Block) => Promise<SignedTx> | SignedTx): Promise<Block> {
+  sealTransaction(make: (head: Block) => Promise<SignedTx> | SignedTx, gasLimit?: bigint): Promise<Block> {
     return new Promise<Block>((resolve, reject) => {
       this.busy = this.busy.then(async () => {
         try {
           const tx = await make(this.chain.head);
-          const built = await this.buildPending(this.nodes, [tx]);
+          const built = await this.buildPending(this.nodes, [tx], gasLimit);
           if (built.transactions[0] !== tx) {
             this.nodes.discardWrites();
             const reason = built.rejected.find((r) => r.tx === tx)?.reason ?? 'nonce too high, or above the block gas limit';
@@ -367,9 +370,19 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     });
   }
 
-  /** Seals one block holding one dev-control setter (a devControls chain only). */
-  sealSetter(setter: DevSetter): Promise<Block> {
-    return this.sealTransaction(async (head) => setterTx(await this.builder.systemNonceAt(head), setter));
+  /**
+   * Seals one block holding one dev-control setter (a devControls chain only); a function makes
+   * the setter from the head it is sealed on (anvil_addBalance reads the balance there).
+   */
+  async sealSetter(setter: DevSetter | ((head: Block) => Promise<DevSetter>)): Promise<Block> {
+    let made: DevSetter | undefined;
+    const gasLimit = typeof setter !== 'function' && setter.op === 'setBlockGasLimit' ? setter.gasLimit : undefined;
+    const block = await this.sealTransaction(async (head) => {
+      made = typeof setter === 'function' ? await setter(head) : setter;
+      return setterTx(await this.builder.systemNonceAt(head), made);
+    }, gasLimit);
+    if (gasLimit !== undefined) this.targetGasLimit = gasLimit; // later blocks keep it
+    return block;
   }
 
   /** Stops timers and any search; waits for an in-flight block write to finish. */

@@ -40,6 +40,8 @@ export interface BackendParts {
 /** Accounts sendable without a key (anvil_impersonateAccount), where dev controls are on. */
 export interface Impersonation {
   isImpersonated(address: Uint8Array): boolean;
+  /** every address whose key the node does not hold sends as if impersonated */
+  readonly autoImpersonate: boolean;
   sendImpersonated(from: Uint8Array, fields: TxFields): Promise<SignedTx>;
 }
 
@@ -150,12 +152,18 @@ export class NodeBackend implements McBackend {
 
   async sendTransaction(req: TxRequest, key?: Uint8Array): Promise<SignedTx> {
     // An impersonated account sends without a key: sealed at once as a system transaction.
-    if (key === undefined && req.from && this.impersonation?.isImpersonated(req.from)) {
-      return this.impersonation.sendImpersonated(req.from, await this.p.signer.fill(req));
+    if (key === undefined && req.from && this.impersonates(req.from)) {
+      return this.impersonation!.sendImpersonated(req.from, await this.p.signer.fill(req));
     }
     const tx = await this.p.signer.sign(req, key);
     await this.p.submitter.submit(tx);
     return tx;
+  }
+
+  /** Impersonated by name, or automatically when the node holds no unlocked key for it. */
+  private impersonates(from: Uint8Array): boolean {
+    const imp = this.impersonation;
+    return imp !== undefined && (imp.isImpersonated(from) || (imp.autoImpersonate && !this.p.wallet.canSign(from)));
   }
 
   signMessage(address: Uint8Array, message: Uint8Array, key?: Uint8Array): Uint8Array {

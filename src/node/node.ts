@@ -28,7 +28,8 @@ import { TxSubmitter } from '../txpool/submitter.js';
 import { GasPrices } from '../txpool/gasPrices.js';
 import { loadOrCreateNodeKey, nodeIdOf } from '../admin/nodeKey.js';
 import { StaticPeers } from '../admin/staticPeers.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, switchableLogger, type Logger } from '../log.js';
+import { randomBytes } from 'node:crypto';
 import { HttpEndpoint } from '../rpc/httpEndpoint.js';
 import { StartGate } from '../rpc/dispatch.js';
 import { SubscriptionHub } from '../filters/subscriptions.js';
@@ -53,7 +54,7 @@ import { txpoolMethods } from '../rpc/modules/txpool.js';
 import { personalMethods } from '../rpc/modules/personal.js';
 import { adminMethods, adminOverHttp } from '../rpc/modules/admin.js';
 import { vnodeMethods, type VnodeInfo } from '../rpc/modules/vnode.js';
-import { VERSION, clientVersion } from '../version.js';
+import { VERSION, clientVersion, compatClientVersion } from '../version.js';
 import { liveChainFiles } from '../chainFile/liveImport.js';
 import { BlockImporter } from '../importer/blockImporter.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
@@ -163,7 +164,10 @@ export class McNode {
     return node;
   }
 
-  private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
+  private static async assemble(config: Config, db: Database, baseLog: Logger): Promise<McNode> {
+    // anvil_setLoggingEnabled(false) quiets the node's info and debug lines; warnings and errors stay.
+    const logging = { enabled: true };
+    const log = switchableLogger(baseLog, logging);
     const accounts = devAccounts(config);
     const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log, genesisSpec(config, accounts));
     const chainId = config.chain.chainId;
@@ -293,7 +297,7 @@ export class McNode {
     // Method modules, one per namespace topic. New namespaces are added to this list.
     const common_modules = [
       adminChainMethods(chainFiles),
-      libxMethods(net), netMethods(net), infoMethods(backend), blockMethods(backend), stateMethods(backend), transactionMethods(backend),
+      libxMethods({ ...net, clientVersion: compatClientVersion(config.compat) }), netMethods(net), infoMethods(backend), blockMethods(backend), stateMethods(backend), transactionMethods(backend),
       blockReadMethods(backend), accountReadMethods(backend), signingMethods(backend),
       filterMethods(filters), subscriptionMethods(subscriptions),
       miningMethods({ work, localHashrate: () => (miner.mining ? sealer.hashrate() : 0) }),
@@ -317,7 +321,12 @@ export class McNode {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
       const state = await DevState.open(miner, world, pool, db);
       backend.impersonation = state;
-      common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
+      state.autoImpersonate = config.accounts.autoImpersonate;
+      common_modules.push(devControlMethods({
+        mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice, backend, traces, compat: config.compat,
+        setMinGasPrice: (price) => prices.setMinimum(price), configuredGasLimit: config.mining.targetGasLimit,
+        clientVersion: clientVersion(), instanceId: randomBytes(32), hardfork: config.chain.hardfork, logging,
+      }));
     }
     // Namespaces with no method here (the dev controls without config.devControls) are not listed.
     const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));

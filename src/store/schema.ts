@@ -53,4 +53,6 @@ export const keys = {
   snapshotNext: concatBytes(P.meta, prefix('snapnext')),
   /** impersonated addresses, 20 bytes each, concatenated (miner/devState.ts) */
   impersonated: concatBytes(P.meta, prefix('impersonated')),
+  /** the block gas limit evm_setBlockGasLimit set (devControls/devState.ts) */
+  devGasLimit: concatBytes(P.meta, prefix('devgaslimit')),
 };

@@ -70,10 +70,17 @@ export class TraceRunner {
     return results;
   }
 
-  /** Traces a message on `header`'s state, as mc_call runs it (no balance check for gas). */
-  async traceCall<R>(req: CallRequest, header: Header, coinbase: Uint8Array, tracer: Tracer<R>, limits: TraceLimits): Promise<R> {
+  /**
+   * Traces a message on `header`'s state, as mc_call runs it (no balance check for gas);
+   * `prepare` changes that scratch state first (anvil_dealERC20 tries a slot that way).
+   */
+  async traceCall<R>(
+    req: CallRequest, header: Header, coinbase: Uint8Array, tracer: Tracer<R>, limits: TraceLimits,
+    prepare?: (sm: MerkleStateManager) => Promise<void>,
+  ): Promise<R> {
     const nodes = this.deps.scratchNodes();
     const sm = await this.deps.world.stateManagerAt(header.stateRoot, nodes);
+    await prepare?.(sm);
     const evm = await this.deps.makeEvm(sm);
     const data = req.data ?? new Uint8Array();
     const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;

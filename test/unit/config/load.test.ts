@@ -39,7 +39,7 @@ t.test('defaults are the devnet values', async (t) => {
   t.equal(c.mining.difficulty, 'fixed');
   t.equal(c.mining.targetBlockTime, 10);
   t.equal(c.mining.minimumDifficulty, 131072n);
-  t.same(c.rpc, { enabled: true, addr: '127.0.0.1', port: 8545, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat'], corsDomain: [], vhosts: ['localhost'] });
+  t.same(c.rpc, { enabled: true, addr: '127.0.0.1', port: 8545, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug'], corsDomain: [], vhosts: ['localhost'] });
   t.same(c.ipc, { disabled: false, path: path.resolve('data/devnet/vnode.ipc') }, 'the socket path is absolute');
   t.same(c.scs, { enabled: true, rpcPort: 8548, rpcAddr: '127.0.0.1', blockPeriod: 0 });
   t.same(c.txpool, { globalSlots: 4096, globalQueue: 1024, accountQueue: 64, priceBump: 10, lifetime: 10800 });
