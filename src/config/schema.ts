@@ -96,6 +96,8 @@ export interface Config {
   p2p: { port: number; addr: string; maxPeers: number; bootnodes: string[]; nat: string; noDiscover: boolean };
   /** kept as given; the SCS code normalises them (docs/scs.md#declaring-app-chains) */
   appChains: Record<string, unknown>[];
+  /** Anvil-format state files: written at shutdown, loaded at start (docs/coming-from-anvil-hardhat.md#state-files) */
+  state: { dump: string | undefined; load: string | undefined };
   /** dagdir: where the full dataset is generated and kept for mining (docs/mining-and-ethash.md#the-full-dataset); undefined = light cache only */
   ethash: { dagdir: string | undefined };
 }
@@ -300,6 +302,10 @@ export const schema: Schema = {
     noDiscover: opt(bool, false, 'accepted for compatibility: mcnode has no peer discovery, peers are static', ['nodiscover']),
   },
   appChains: opt(appChains, [], 'app chains created at start-up: an array of scs_createAppChain objects'),
+  state: {
+    dump: opt(optionalPath, '', 'write the head state to this file at shutdown, in Anvil\'s format (JSON)', ['dump-state']),
+    load: opt(optionalPath, '', 'load an Anvil-format state file at start, as one block (dev-control chains)', ['load-state']),
+  },
   ethash: {
     dagdir: opt(optionalDir, '', 'Ethash chains: generate the full dataset (~1 GB) in worker threads into this directory, reuse it after restart, and mine with it once ready (empty = light cache only)'),
   },

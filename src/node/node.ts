@@ -67,7 +67,8 @@ import { DevClock } from '../devControls/devClock.js';
 import { DevMining } from '../devControls/devMining.js';
 import { DevSnapshots } from '../devControls/devSnapshots.js';
 import { DevState } from '../devControls/devState.js';
-import { devControlMethods } from '../rpc/modules/devControls.js';
+import { devControlMethods, stateFileMethods } from '../rpc/modules/devControls.js';
+import { StateFiles } from '../devControls/stateFiles.js';
 import { activePrecompiles } from '../execution/evm.js';
 import { TraceRunner } from '../tracing/traceRunner.js';
 import { debugMethods } from '../rpc/modules/debug.js';
@@ -107,6 +108,8 @@ interface NodeParts {
   network: NodeNetwork;
   /** holds every call until start-up has finished */
   gate: StartGate;
+  /** --dump-state / --load-state and anvil_dumpState / anvil_loadState */
+  stateFiles: StateFiles;
 }
 
 export interface StartOptions {
@@ -155,6 +158,8 @@ export class McNode {
       throw err;
     }
     try {
+      // --load-state: one block before the first call is answered, so every answer sees it.
+      if (config.state.load) await node.parts.stateFiles.readFile(config.state.load);
       options.beforeServing?.(node);
     } catch (err) {
       await node.stop();
@@ -317,9 +322,11 @@ export class McNode {
     common_modules.push(debugMethods({
       backend, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
+    let devState: DevState | undefined;
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
       const state = await DevState.open(miner, world, pool, db);
+      devState = state;
       backend.impersonation = state;
       state.autoImpersonate = config.accounts.autoImpersonate;
       common_modules.push(devControlMethods({
@@ -328,6 +335,8 @@ export class McNode {
         clientVersion: clientVersion(), instanceId: randomBytes(32), hardfork: config.chain.hardfork, logging,
       }));
     }
+    const stateFiles = new StateFiles({ world, db, head: () => chain.head, log, state: devState });
+    if (devState) common_modules.push(stateFileMethods(stateFiles));
     // Namespaces with no method here (the dev controls without config.devControls) are not listed.
     const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));
     served.add('rpc');
@@ -349,6 +358,7 @@ export class McNode {
     });
     const node = new McNode({
       config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate,
+      stateFiles,
     });
     miner.on('sealed', (block) =>
       log.info('sealed block', {
@@ -378,12 +388,16 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db } = this.parts;
+    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, stateFiles, config, log } = this.parts;
     await network.stop();
     await rpc.stop();
     subscriptions.stop();
     filters.stop();
     await miner.stop();
+    // --dump-state: the head once nothing can move it any more. A failure is logged: the chain itself is safe.
+    if (config.state.dump) {
+      await stateFiles.writeFile(config.state.dump).catch((err: Error) => log.error('writing --dump-state failed', { file: config.state.dump, error: err.message }));
+    }
     await scs?.stop();
     // After the last block write: its pool updates may still journal removals.
     await pool.settled();

@@ -10,8 +10,11 @@ import { bytesToHex, encodeQuantity } from '../../encoding/hex.js';
 import { invalidTransaction, wrongState } from '../../errors.js';
 import { DEFAULT_SEND_GAS } from '../../accounts/signer.js';
 import { txRequest } from './mc/transactions.js';
-import { ParamError, address, boolean, count, data, hash, method, optional, quantity, uint64, type Codec } from '../params.js';
+import { ParamError, address, boolean, count, data, decodeArg, hash, method, optional, quantity, uint64, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
+import { readState, type StateFiles } from '../../devControls/stateFiles.js';
+import type { DumpedAccount } from '../../state/stateDump.js';
+import { packState } from '../../devControls/anvilStateFile.js';
 import { moreDevControls, type MoreDevControls } from './devChainControls.js';
 
 export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const;
@@ -136,5 +139,25 @@ export function devControlMethods(dev: DevControls): Record<string, RpcMethod> {
     await dev.snapshots.setHead(number);
     return null;
   });
+  return out;
+}
+
+/** A state in Anvil's format, as hex of its (gzipped) JSON bytes, decoded to its accounts. */
+const stateBytes: Codec<DumpedAccount[]> = (v, i) => {
+  const bytes = data(v, i);
+  return decodeArg(i, () => readState(bytes));
+};
+
+/** anvil_dumpState / anvil_loadState (and the evm_ and hardhat_ names, as viem's modes send them). */
+export function stateFileMethods(files: StateFiles): Record<string, RpcMethod> {
+  const out: Record<string, RpcMethod> = {};
+  for (const ns of DEV_NAMESPACES) {
+    // Anvil's optional preserve-historical-states flag: a MOAC chain keeps its history anyway.
+    out[`${ns}_dumpState`] = method([optional(boolean)], async () => bytesToHex(packState(await files.dump())));
+    out[`${ns}_loadState`] = method([stateBytes], async (accounts) => {
+      await files.load(accounts);
+      return true;
+    });
+  }
   return out;
 }
