@@ -99,6 +99,9 @@ export function moreDevControls(dev: MoreDevControls): Record<string, RpcMethod>
     // Anvil's parameter order: (to, token, amount) and (owner, spender, token, amount).
     dealERC20: method([address, address, quantity], (to, t, amount) =>
       token(t, concatBytes(BALANCE_OF, padAddress(to)), `balanceOf(${bytesToHex(to)})`, amount)),
+    // Anvil's other name for dealERC20.
+    setERC20Balance: method([address, address, quantity], (to, t, amount) =>
+      token(t, concatBytes(BALANCE_OF, padAddress(to)), `balanceOf(${bytesToHex(to)})`, amount)),
     setERC20Allowance: method([address, address, address, quantity], (owner, spender, t, amount) =>
       token(t, concatBytes(ALLOWANCE, padAddress(owner), padAddress(spender)), `allowance(${bytesToHex(owner)}, ${bytesToHex(spender)})`, amount)),
     dropAllTransactions: method([], () => sealed(state.dropPool())),
@@ -145,6 +148,10 @@ export function moreDevControls(dev: MoreDevControls): Record<string, RpcMethod>
         forkedNetwork: null,
         snapshots: snapshotList,
       };
+    }),
+    getGenesisTime: method([], async () => {
+      const genesis = await backend.blockAt('earliest');
+      return genesis?.kind === 'mined' ? Number(genesis.block.header.timestamp) : null;
     }),
     setLoggingEnabled: method([boolean], (on) => {
       dev.logging.enabled = on;

@@ -68,6 +68,8 @@ function shared(dev: DevControls): Record<string, RpcMethod> {
     setBalance: method([address, quantity], (a, value) => setter({ op: 'setBalance', address: a, value })),
     setCode: method([address, data], (a, code) => setter({ op: 'setCode', address: a, code })),
     setNonce: method([address, uint64], (a, nonce) => setter({ op: 'setNonce', address: a, nonce })),
+    // Ganache's name for setNonce, which Anvil serves too.
+    setAccountNonce: method([address, uint64], (a, nonce) => setter({ op: 'setNonce', address: a, nonce })),
     setStorageAt: method([address, slot, storageValue], (a, s, value) => setter({ op: 'setStorageAt', address: a, slot: s, value })),
     setCoinbase: method([address], (a) => setter({ op: 'setCoinbase', address: a })),
     impersonateAccount: method([address], async (a) => {
@@ -118,6 +120,8 @@ export function devControlMethods(dev: DevControls): Record<string, RpcMethod> {
   const common = { ...shared(dev), ...moreDevControls(dev) };
   for (const ns of DEV_NAMESPACES) for (const [name, m] of Object.entries(common)) out[`${ns}_${name}`] = m;
   out.anvil_setIntervalMining = intervalMining(dev.mining, 1000);
+  // Anvil's reading of the interval: seconds, null while no interval blocks are sealed.
+  out.anvil_getIntervalMining = method([], () => (dev.mining.intervalMs > 0 ? dev.mining.intervalMs / 1000 : null));
   if (dev.compat === 'anvil') out.evm_setIntervalMining = out.anvil_setIntervalMining;
   // evm_mine takes an optional timestamp, not a count (Ganache and Hardhat's form).
   out.evm_mine = method([optional(seconds)], async (timestamp) => {

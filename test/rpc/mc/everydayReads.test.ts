@@ -62,6 +62,16 @@ t.test('account info and the transaction by sender and nonce', async (t) => {
     code,
   });
   t.same(await node.rpc('eth_getAccountInfo', ['0x' + '77'.repeat(20)]), { balance: '0x0', nonce: '0x0', code: '0x' });
+  const account = await node.rpc('eth_getAccount', [TO, 'latest']);
+  t.equal(account.codeHash, bytesToHex(keccak256(hexToBytes(code))), 'geth\'s eth_getAccount: the code hash');
+  t.equal(account.balance, info.balance);
+  t.same(await node.rpc('eth_getAccount', ['0x' + '77'.repeat(20), 'latest']), {
+    nonce: '0x0', balance: '0x0',
+    storageRoot: '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',
+    codeHash: '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+  }, 'an absent account: the empty roots');
+  t.same(await node.rpc('eth_requestAccounts', []), await node.rpc('eth_accounts', []));
+  t.equal(await node.rpc('eth_networkId', []), await node.rpc('net_version', []));
 
   // three transactions from DEV[2] in three blocks, then look each up by nonce
   const hashes: string[] = [];
@@ -146,11 +156,14 @@ t.test('eth_signTransaction signs without sending; eth_sendRawTransactionSync an
   t.equal(receipt.transactionHash, signed.tx.hash);
   t.equal(receipt.status, '0x1');
   t.same(receipt, await node.rpc('eth_getTransactionReceipt', [signed.tx.hash]), 'the receipt as stored');
+  const viaSend = await node.rpc('eth_sendTransactionSync', [{ from: DEV[1].address, to: '0x' + '5b'.repeat(20), value: '0x3' }]);
+  t.equal(viaSend.status, '0x1');
+  t.same(viaSend, await node.rpc('eth_getTransactionReceipt', [viaSend.transactionHash]), 'eth_sendTransactionSync: the receipt');
 
   // automine off: the receipt does not come within the timeout → code 4 with the hash in data
   await node.rpc('evm_setAutomine', [false]);
   t.teardown(() => node.rpc('evm_setAutomine', [true]));
-  const next = rawTx(DEV[1].key, { nonce: BigInt(count) + 1n, to: hexToBytes(TO), value: 1n });
+  const next = rawTx(DEV[1].key, { nonce: BigInt(count) + 2n, to: hexToBytes(TO), value: 1n });
   const late = await node.call('eth_sendRawTransactionSync', [next.raw, '0xc8']);
   t.equal(late.error?.code, 4);
   t.equal(late.error?.data, next.hash);

@@ -1,8 +1,10 @@
 // Signing without sending, and sending with the receipt in the answer (docs/methods.md#signing):
 // eth_signTypedData_v4 (EIP-712; also _v3 and the bare name, which wallets use for the same
-// document), eth_signTransaction (geth's {raw, tx}), eth_sendRawTransactionSync (EIP-7966).
+// document), eth_signTransaction (geth's {raw, tx}), eth_sendRawTransactionSync (EIP-7966) and
+// Anvil's eth_sendTransactionSync.
 
 import { asTypedData, typedDataDigest } from '../../../accounts/typedData.js';
+import type { SignedTx } from '../../../chain/types.js';
 import { bytesToHex } from '../../../encoding/hex.js';
 import { timedOut } from '../../../errors.js';
 import { address, count, data, decodeArg, method, optional, ParamError, type Codec } from '../../params.js';
@@ -26,6 +28,15 @@ const syncTimeout: Codec<number> = (v, i) => {
 
 export function signingMethods(backend: McBackend): Record<string, RpcMethod> {
   const signTyped = method([address, typedDataDigestOf], (from, digest) => bytesToHex(backend.signDigest(from, digest)));
+  const receiptOnceMined = async (tx: SignedTx, timeout: number | undefined) => {
+    const ms = timeout || SYNC_SEND_DEFAULT_MS;
+    const at = await backend.waitForTransaction(tx.hash, ms);
+    if (!at) throw timedOut(`the transaction was added to the pool but not mined within ${ms} ms`, tx.hash);
+    const receipts = (await backend.receipts(at.block.hash)) ?? [];
+    let firstLogIndex = 0;
+    for (let i = 0; i < at.index; i++) firstLogIndex += receipts[i].logs.length;
+    return formatReceipt(tx, receipts[at.index], at.block, at.index, firstLogIndex);
+  };
   return {
     mc_signTypedData: signTyped,
     mc_signTypedData_v3: signTyped,
@@ -37,13 +48,9 @@ export function signingMethods(backend: McBackend): Record<string, RpcMethod> {
     mc_sendRawTransactionSync: method([data, optional(syncTimeout)], async (raw, timeout) => {
       const tx = decodeArg(0, () => backend.decodeRawTransaction(raw));
       await backend.submit(tx);
-      const ms = timeout || SYNC_SEND_DEFAULT_MS;
-      const at = await backend.waitForTransaction(tx.hash, ms);
-      if (!at) throw timedOut(`the transaction was added to the pool but not mined within ${ms} ms`, tx.hash);
-      const receipts = (await backend.receipts(at.block.hash)) ?? [];
-      let firstLogIndex = 0;
-      for (let i = 0; i < at.index; i++) firstLogIndex += receipts[i].logs.length;
-      return formatReceipt(tx, receipts[at.index], at.block, at.index, firstLogIndex);
+      return receiptOnceMined(tx, timeout);
     }),
+    // The same for a transaction the node signs (Anvil's eth_sendTransactionSync).
+    mc_sendTransactionSync: method([txRequest, optional(syncTimeout)], async (req, timeout) => receiptOnceMined(await backend.sendTransaction(req), timeout)),
   };
 }
