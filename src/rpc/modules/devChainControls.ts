@@ -54,10 +54,14 @@ const mineOptions: Codec<{ timestamp?: bigint; blocks?: bigint }> = (v, i) => {
   };
 };
 
-/** anvil_reset's options: only the no-fork form is served here (a fork is design.md §18's). */
+/**
+ * anvil_reset's options: only the no-fork form is served here (a fork is design.md §18's).
+ * viem's reset() without arguments sends `{forking: {blockNumber: null}}`: no URL, a plain reset.
+ */
 const resetOptions: Codec<true> = (v, i) => {
-  const o = objectParam(v, i);
-  if (o.forking != null) throw unsupported('anvil_reset with forking options: fork mode is not available in this node');
+  const forking = objectParam(v, i).forking;
+  const url = forking !== null && typeof forking === 'object' ? (forking as Record<string, unknown>).jsonRpcUrl : undefined;
+  if (url != null) throw unsupported('anvil_reset with forking options: fork mode is not available in this node');
   return true;
 };
 
