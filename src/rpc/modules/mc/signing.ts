@@ -1,7 +1,8 @@
-// Signing without sending, and sending with the receipt in the answer (docs/methods.md#signing):
-// eth_signTypedData_v4 (EIP-712; also _v3 and the bare name, which wallets use for the same
-// document), eth_signTransaction (geth's {raw, tx}), eth_sendRawTransactionSync (EIP-7966) and
-// Anvil's eth_sendTransactionSync.
+// Signing without sending, and sending with the receipt in the answer
+// (docs/methods.md#signing-without-sending-and-sending-with-the-receipt): eth_signTypedData_v4
+// (EIP-712; also _v3 and the bare name, which wallets use for the same document),
+// eth_signTransaction (geth's {raw, tx}), eth_sendRawTransactionSync (EIP-7966) and Anvil's
+// eth_sendTransactionSync.
 
 import { asTypedData, typedDataDigest } from '../../../accounts/typedData.js';
 import type { SignedTx } from '../../../chain/types.js';
