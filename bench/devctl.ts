@@ -100,8 +100,9 @@ export async function benchTracing(): Promise<void> {
     const parent = (await b.core.chain.getBlockByHash(spin.block.header.parentHash))!.header;
     const runner = new TraceRunner({
       world: b.core.world, scratchNodes: () => TrieNodeStore.scratchOver(b.core.nodes), makeEvm: (sm) => b.core.builder.createEvm(sm), rules: b.core.rules,
+      gasCap: 50_000_000n,
     });
-    const limits = { deadline: Date.now() + 600_000, timeoutText: '10m' };
+    const limits = { timeoutMs: 600_000, timeoutText: '10m' };
     const opts = { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 };
 
     let steps = 0;

@@ -48,14 +48,14 @@ export interface TokenCall {
 
 /** The slot of `token`'s storage that its getter returns, found on `header`'s state. */
 export async function findTokenSlot(traces: TraceRunner, header: Header, call: TokenCall): Promise<Uint8Array> {
-  const limits = () => ({ deadline: Date.now() + TRACE_MS, timeoutText: `${TRACE_MS / 1000}s` });
+  const limits = () => ({ timeoutMs: TRACE_MS, timeoutText: `${TRACE_MS / 1000}s` });
   const req = { from: new Uint8Array(20), to: call.token, data: call.data };
-  const reads = await traces.traceCall(req, header, header.miner, new SlotReads(call.token), limits());
+  const reads = await traces.traceCall(req, header, new SlotReads(call.token), limits());
   // The value is usually the last word read (after a proxy's implementation slot, a pause flag…).
   for (const slot of [...reads].reverse()) {
     const key = bigintToFixed(slot, 32);
     const probe = async (sm: MerkleStateManager) => sm.putStorage(new Address(call.token), key, bigintToFixed(PROBE, 32));
-    const outcome = await traces.traceCall(req, header, header.miner, new ReturnValue(), limits(), probe);
+    const outcome = await traces.traceCall(req, header, new ReturnValue(), limits(), probe);
     if (outcome.error === undefined && outcome.returnValue.length >= 32 && bytesToBigint(outcome.returnValue.subarray(0, 32)) === PROBE) return key;
   }
   throw wrongState(`no storage slot of ${bytesToHex(call.token)} holds ${call.what}: it read ${reads.length} slots and none returned a written value`);

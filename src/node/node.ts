@@ -19,7 +19,8 @@ import { Miner, type SealFunction } from '../miner/miner.js';
 import { PendingBlockCache } from '../miner/pendingBlock.js';
 import { Sealer } from '../miner/sealer.js';
 import type { PowEngine } from '../consensus/powEngine.js';
-import { CallExecutor } from '../execution/call.js';
+import { CallExecutor, type CallOptions } from '../execution/call.js';
+import { CallMonitor } from '../execution/callMonitor.js';
 import { Wallet } from '../accounts/wallet.js';
 import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from '../accounts/keystore.js';
 import { KeyManager } from '../accounts/keyManager.js';
@@ -233,7 +234,13 @@ export class McNode {
     const work = new WorkPackages(nodes, chain, pool, miner, pow);
     pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
     chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
-    const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
+    // Calls and estimates (main chain and app chains): the interpreter's switch and verification,
+    // geth's bounds, and one monitor whose counters /metrics shows.
+    const callOptions: CallOptions = {
+      fastCall: config.rpc.fastCall, verifyEvery: config.rpc.fastCallVerify, timeoutMs: config.rpc.evmTimeout,
+      gasCap: config.rpc.gasCap, monitor: new CallMonitor(log),
+    };
+    const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), callOptions);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
 
@@ -247,10 +254,13 @@ export class McNode {
     const endpoints: NodeEndpoints = {};
     const gate = new StartGate();
     const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
+    const fastPathCounts = { requests: 0, handOvers: 0 };
     const http: HttpEndpoint = new HttpEndpoint({
       methods: () => methods.http,
       vhosts: config.rpc.vhosts,
       debug: config.verbosity >= 4,
+      fastPath: config.http.fastPath,
+      fastPathCounts,
       onCall: rpcStats?.observe,
       gate,
       log,
@@ -273,7 +283,7 @@ export class McNode {
       ? await ScsService.open(
         {
           db, common, scsId: scsId.id, storeId: scsId.stored, vnodeAddress: vnode.address, defaultOwner: vnode.address,
-          mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log,
+          mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log, calls: callOptions,
         },
         config.appChains,
       )
@@ -318,9 +328,11 @@ export class McNode {
     ];
     common_modules.push(proofMethods(backend));
     let precompiles: Map<string, unknown> | undefined; // on first use: the EVM library loads with the first EVM
-    const traces = new TraceRunner({ world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules });
+    const traces = new TraceRunner({
+      world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules, gasCap: config.rpc.gasCap,
+    });
     common_modules.push(debugMethods({
-      backend, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
+      backend, traces, defaultTimeoutMs: config.rpc.evmTimeout, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
     let devState: DevState | undefined;
     if (clock) {
@@ -349,11 +361,11 @@ export class McNode {
     for (const [name, m] of Object.entries(adminOverHttp)) methods.http.set(name, m);
 
     const rpc = new RpcEndpoints({
-      config, methods, http, addresses: endpoints, rpcStats, scs, gate,
+      config, methods, http, addresses: endpoints, rpcStats, fastPathCounts, scs, gate,
       metrics: rpcStats && (() => nodeMetrics({
         version: VERSION, headNumber: () => chain.head.header.number, poolCounts: () => pool.counts(),
         hashrate: () => (miner.mining ? sealer.hashrate() : 0), mining: () => miner.mining,
-        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats,
+        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats, httpFastPath: fastPathCounts, calls: () => callOptions.monitor!.counters,
       })),
     });
     const node = new McNode({

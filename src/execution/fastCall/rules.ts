@@ -40,8 +40,10 @@ export const MAX_SP = new Int16Array(256).fill(1024);
   for (const op of [0x37, 0x39, 0x3e]) set(op, 3, 0);
   set(0x3c, 4, 0);
   set(0x50, 1, 0);
-  set(0x52, 2, 0);
-  set(0x53, 2, 0);
+  // MSTORE and MSTORE8: the library's gas step reads only the offset, so with one item on the
+  // stack the memory is charged (out of gas if unpayable) before the missing value is noticed.
+  set(0x52, 1, 0);
+  set(0x53, 1, 0);
   set(0x56, 1, 0);
   set(0x57, 2, 0);
   for (let op = 0x60; op <= 0x7f; op++) set(op, 0, 1);

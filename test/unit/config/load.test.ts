@@ -39,7 +39,10 @@ t.test('defaults are the devnet values', async (t) => {
   t.equal(c.mining.difficulty, 'fixed');
   t.equal(c.mining.targetBlockTime, 10);
   t.equal(c.mining.minimumDifficulty, 131072n);
-  t.same(c.rpc, { enabled: true, addr: '127.0.0.1', port: 8545, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug'], corsDomain: [], vhosts: ['localhost'] });
+  t.same(c.rpc, {
+    enabled: true, addr: '127.0.0.1', port: 8545, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'debug'], corsDomain: [], vhosts: ['localhost'],
+    fastCall: true, fastCallVerify: 0, evmTimeout: 5000, gasCap: 50_000_000n,
+  });
   t.same(c.ipc, { disabled: false, path: path.resolve('data/devnet/vnode.ipc') }, 'the socket path is absolute');
   t.same(c.scs, { enabled: true, rpcPort: 8548, rpcAddr: '127.0.0.1', blockPeriod: 0 });
   t.same(c.txpool, { globalSlots: 4096, globalQueue: 1024, accountQueue: 64, priceBump: 10, lifetime: 10800 });
@@ -197,4 +200,14 @@ t.test('loading writes nothing', async (t) => {
   t.equal(inv.config.datadir, datadir);
   t.equal(fs.existsSync(datadir), false);
   t.same(fs.readdirSync(dir), []);
+});
+
+t.test('http.fastPath: on by default; the flag in every boolean form, the env name, the config file', async (t) => {
+  t.equal(load([]).http.fastPath, true);
+  t.equal(load(['--http.fastpath=false']).http.fastPath, false);
+  t.equal(load(['--http.fastpath', 'false']).http.fastPath, false);
+  t.equal(load(['--http.fastPath', 'false', '--http.fastpath']).http.fastPath, true, 'bare flag: true; the last wins');
+  t.equal(load([], { MCNODE_HTTP_FASTPATH: 'false' }).http.fastPath, false);
+  const dir = t.testdir({ 'c.json': JSON.stringify({ http: { fastPath: false } }) });
+  t.equal(load(['--config', path.join(dir, 'c.json')]).http.fastPath, false);
 });
