@@ -9,6 +9,7 @@
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
 import { CallStateView } from '../state/callStateView.js';
+import { OverrideState, type StateOverrides } from '../state/overrideState.js';
 import { Address } from '@ethereumjs/util';
 import type { Header } from '../chain/types.js';
 import { NodeError, ErrorKind, executionFailed } from '../errors.js';
@@ -76,8 +77,37 @@ export function callGas(requested: bigint | undefined, cap: bigint): bigint {
 const ZERO_ADDRESS = new Uint8Array(20);
 const EMPTY = new Uint8Array(0);
 
-/** The state a call runs on: a StateReader as resolved from a block tag, or just a stored header. */
-export type CallState = Pick<StateReader, 'header' | 'pendingState'>;
+/** Block fields a call may run with instead of its block's (geth's BlockOverrides as eth_call takes them). */
+export interface BlockOverrides {
+  number?: bigint;
+  time?: bigint;
+  gasLimit?: bigint;
+  /** the beneficiary (COINBASE); geth's feeRecipient, also spelled coinbase */
+  feeRecipient?: Uint8Array;
+  difficulty?: bigint;
+}
+
+/** What a call changes for itself only (design.md §17): accounts' state and the block's fields. */
+export interface CallOverrides {
+  state?: StateOverrides;
+  block?: BlockOverrides;
+}
+
+/** The state a call runs on: a StateReader as resolved from a block tag, or just a stored header; with overrides, if any. */
+export type CallState = Pick<StateReader, 'header' | 'pendingState'> & { overrides?: CallOverrides };
+
+/** `header` with the block overrides' fields (the state root stays: overrides never choose a state). */
+export function overriddenHeader(header: Header, block: BlockOverrides | undefined): Header {
+  if (block === undefined) return header;
+  return {
+    ...header,
+    number: block.number ?? header.number,
+    timestamp: block.time ?? header.timestamp,
+    gasLimit: block.gasLimit ?? header.gasLimit,
+    miner: block.feeRecipient ?? header.miner,
+    difficulty: block.difficulty ?? header.difficulty,
+  };
+}
 
 interface Context {
   view: CallStateView;
@@ -98,6 +128,8 @@ interface BlockSource {
 interface RunMode {
   clock?: RunClock;
   library?: boolean;
+  /** the context of a run with overrides, made once for the whole of an estimate */
+  context?: Context;
 }
 
 export class CallExecutor {
@@ -156,6 +188,10 @@ export class CallExecutor {
 
   /** Runs the message on `state`'s block; the pending block's state gets a fresh view, stored roots a warm one. */
   async run(req: CallRequest, state: CallState, mode: RunMode = {}): Promise<CallOutcome> {
+    if (state.overrides !== undefined) {
+      const ctx = mode.context ?? (await this.overriddenContext(state));
+      return this.execute(ctx, req, overriddenHeader(state.header, state.overrides.block), mode);
+    }
     const { header, pendingState } = state;
     let ctx: Context;
     if (pendingState) ctx = await this.newContext(new CallStateView(pendingState));
@@ -170,6 +206,17 @@ export class CallExecutor {
       return this.track(ctx, out);
     }
     return this.track(ctx, ctx.queue.then(() => this.execute(ctx, req, header, mode)));
+  }
+
+  /**
+   * A context of its own for a call with overrides: a new call view over the overrides over the
+   * block's state (read through the warm view's base reads, which only ever hold stored values).
+   * Its caches live as long as the call or estimate, so overrides reach no other call.
+   */
+  private async overriddenContext(state: CallState): Promise<Context> {
+    const source = state.pendingState ? new CallStateView(state.pendingState) : (await this.context(state.header.stateRoot)).view;
+    // Through base reads only: the warm view's own layers belong to whichever call runs on it.
+    return this.newContext(new CallStateView(new OverrideState(source, state.overrides?.state ?? new Map())));
   }
 
   private track(ctx: Context, job: Promise<CallOutcome>): Promise<CallOutcome> {
@@ -334,9 +381,10 @@ export class CallExecutor {
   private async search(req: CallRequest, state: CallState, requestedCap: bigint, library: boolean): Promise<bigint> {
     const clock = new RunClock(this.timeoutMs);
     const cap = this.gasCap > 0n && requestedCap > this.gasCap ? this.gasCap : requestedCap;
+    const context = state.overrides !== undefined ? await this.overriddenContext(state) : undefined;
     const attempt = (gas: bigint) => {
       clock.check();
-      return this.run({ ...req, gas }, state, { clock, library });
+      return this.run({ ...req, gas }, state, { clock, library, context });
     };
     const top = await attempt(cap);
     if (top.error) {

@@ -10,7 +10,7 @@ import { findBySenderAndNonce } from '../blockchain/senderNonce.js';
 import { equalBytes } from '../encoding/bytes.js';
 import type { BlockTag } from '../encoding/hex.js';
 import { notFound } from '../errors.js';
-import type { CallExecutor, CallRequest } from '../execution/call.js';
+import type { CallExecutor, CallOverrides, CallRequest } from '../execution/call.js';
 import type { Miner } from '../miner/miner.js';
 import type { PendingBlockCache } from '../miner/pendingBlock.js';
 import type { McBackend, ResolvedBlock, SyncProgress } from '../rpc/backend.js';
@@ -178,15 +178,15 @@ export class NodeBackend implements McBackend {
     return this.p.signer.sign(req);
   }
 
-  async call(req: TxRequest, tag: BlockTag): Promise<Uint8Array> {
+  async call(req: TxRequest, tag: BlockTag, overrides?: CallOverrides): Promise<Uint8Array> {
     const at = tag === 'latest' ? { header: this.p.chain.head.header } : await this.stateAt(tag);
-    return this.p.calls.call(this.withDefaultFrom(req), at);
+    return this.p.calls.call(this.withDefaultFrom(req), overrides === undefined ? at : { ...at, overrides });
   }
 
-  async estimateGas(req: TxRequest, tag: BlockTag): Promise<bigint> {
+  async estimateGas(req: TxRequest, tag: BlockTag, overrides?: CallOverrides): Promise<bigint> {
     const at = await this.stateAt(tag);
     const cap = req.gas ?? (await this.p.pending.get()).header.gasLimit;
-    return this.p.calls.estimateGas(this.withDefaultFrom(req), at, cap);
+    return this.p.calls.estimateGas(this.withDefaultFrom(req), overrides === undefined ? at : { ...at, overrides }, cap);
   }
 
   accounts(): Uint8Array[] {

@@ -10,6 +10,7 @@ import type { FeeHistory } from '../blockchain/feeHistory.js';
 import type { PendingBlock } from '../miner/pendingBlock.js';
 import type { AccountProof } from '../state/proof.js';
 import type { StateReader } from '../state/stateReader.js';
+import type { CallOverrides } from '../execution/call.js';
 
 /** A block tag resolved: a stored block, or the block being built on the head. */
 export type ResolvedBlock = { kind: 'mined'; block: Block } | { kind: 'pending'; pending: PendingBlock };
@@ -66,9 +67,10 @@ export interface McBackend {
   signTransaction(req: TxRequest): Promise<SignedTx>;
 
   // Calls (a request without `from` runs as the first owned account; `dappAddr` goes before the data)
-  call(req: TxRequest, tag: BlockTag): Promise<Uint8Array>;
+  // `overrides` change the state and block the call sees, for that call only (design.md §17)
+  call(req: TxRequest, tag: BlockTag, overrides?: CallOverrides): Promise<Uint8Array>;
   /** Gas for `req` at `tag`, at most its own `gas` or the pending block's gas limit. */
-  estimateGas(req: TxRequest, tag: BlockTag): Promise<bigint>;
+  estimateGas(req: TxRequest, tag: BlockTag, overrides?: CallOverrides): Promise<bigint>;
 
   // The node
   accounts(): Uint8Array[];
