@@ -41,6 +41,8 @@ import { blockMethods } from '../rpc/modules/mc/blocks.js';
 import { stateMethods } from '../rpc/modules/mc/state.js';
 import { transactionMethods } from '../rpc/modules/mc/transactions.js';
 import { blockReadMethods } from '../rpc/modules/mc/blockReads.js';
+import { simulateMethods } from '../rpc/modules/simulate.js';
+import { Simulator } from '../execution/simulate.js';
 import { accountReadMethods } from '../rpc/modules/mc/accountReads.js';
 import { signingMethods } from '../rpc/modules/mc/signing.js';
 import { infoMethods } from '../rpc/modules/mc/info.js';
@@ -331,6 +333,9 @@ export class McNode {
     const traces = new TraceRunner({
       world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules, gasCap: config.rpc.gasCap,
     });
+    common_modules.push(simulateMethods({
+      backend, simulator: new Simulator({ world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm) }),
+    }));
     common_modules.push(debugMethods({
       backend, traces, defaultTimeoutMs: config.rpc.evmTimeout, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
