@@ -19,6 +19,7 @@ import type { WorldState } from '../state/worldState.js';
 import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
+import { invalidOpcodeMessage } from './laterOpcodes.js';
 import { CallMonitor } from './callMonitor.js';
 import { RunClock, withClock } from './runClock.js';
 import { Engine, type FastBlock, type FastOutcome } from './fastCall/engine.js';
@@ -339,8 +340,20 @@ export class CallExecutor {
   async call(req: CallRequest, state: CallState): Promise<Uint8Array> {
     let out = await this.run(req, state);
     if (out.engine === 'interpreter' && this.sampled()) out = await this.verified(req, state, out);
-    if (out.error) throw callError(out);
+    if (out.error) throw callError(await this.explained(out, req, state));
     return out.returnValue;
+  }
+
+  /** An "invalid opcode" outcome with the later hardfork's opcode named, when the called code holds one. */
+  private async explained(out: CallOutcome, req: CallRequest, state: CallState): Promise<CallOutcome> {
+    if (out.error !== 'invalid opcode') return out;
+    const ctx = await this.context(state.header.stateRoot);
+    let code = req.data ?? EMPTY;
+    if (req.to !== undefined) {
+      const overridden = state.overrides?.state?.get(bytesToHex(req.to))?.code;
+      code = overridden ?? (state.pendingState ? await state.pendingState.getCode(new Address(req.to)) : await ctx.view.readBaseCode(new Address(req.to)));
+    }
+    return { ...out, error: invalidOpcodeMessage(code, ctx.evm.common) };
   }
 
   /** The library's answer to a message the interpreter answered, compared with it (the interpreter's when the library ran out of time). */
@@ -389,7 +402,8 @@ export class CallExecutor {
     const top = await attempt(cap);
     if (top.error) {
       if (top.error === 'revert') throw callError(top);
-      throw executionFailed(top.error === 'out of gas' ? `gas required exceeds allowance (${cap})` : top.error);
+      if (top.error === 'out of gas') throw executionFailed(`gas required exceeds allowance (${cap})`);
+      throw callError(await this.explained(top, req, state));
     }
     let lo = intrinsicGas(req.data ?? new Uint8Array(), req.to === undefined) - 1n;
     let hi = cap;

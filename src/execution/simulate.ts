@@ -19,6 +19,7 @@ import { applyOverrides, type StateOverrides } from '../state/overrideState.js';
 import { overriddenHeader, type BlockOverrides, type CallRequest } from './call.js';
 import { applyTransaction, type BlockEnv } from './executor.js';
 import { intrinsicGas } from './gas.js';
+import { invalidOpcodeMessage } from './laterOpcodes.js';
 
 /** At most this many blocks (with the gaps filled) per request, as geth and Anvil allow. */
 export const MAX_SIMULATE_BLOCKS = 256;
@@ -129,12 +130,15 @@ export class Simulator {
     }
     if (!applied.ok) throw rejected(applied.reason, index, from, nonce, account, fields.gas * fields.gasPrice + fields.value);
     const { receipt } = applied;
+    const error = applied.error === 'invalid opcode'
+      ? invalidOpcodeMessage(call.to === undefined ? data : await sm.getCode(new Address(call.to)), evm.common)
+      : applied.error;
     const logs = [...(transfers?.logs ?? []), ...receipt.logs];
     const withTransfers = transfers === undefined ? receipt : { ...receipt, logs, logsBloom: logsBloom(logs) };
     return {
       tx,
       receipt: withTransfers,
-      result: { status: receipt.status === 1 ? 1 : 0, returnData: applied.returnValue, gasUsed: receipt.gasUsed, logs, error: applied.error },
+      result: { status: receipt.status === 1 ? 1 : 0, returnData: applied.returnValue, gasUsed: receipt.gasUsed, logs, error },
     };
   }
 }

@@ -112,3 +112,13 @@ t.test('the chain-agnostic cases agree with Anvil', { skip: anvilBinary() ? fals
     t.same(same.map((i) => w[0][i]), same.map((i) => w[1][i]), label);
   }
 });
+
+t.test('an opcode of a later hardfork is named, in calls and estimates', async (t) => {
+  // what default solc (Shanghai and later) starts every contract with: PUSH1 0x80 PUSH1 0x40 MSTORE, then PUSH0
+  const code = '0x60806040525f80fd';
+  const message = 'invalid opcode: PUSH0 (0x5f) is not in petersburg; compile with evmVersion petersburg';
+  t.same(await node.call('eth_call', [{ to: X }, 'latest', { [X]: { code } }]).then((r) => r.error), { code: -32000, message });
+  t.same(await node.call('eth_estimateGas', [{ to: X }, 'latest', { [X]: { code } }]).then((r) => r.error), { code: -32000, message });
+  t.same(await node.call('eth_call', [{ data: code }, 'latest']).then((r) => r.error), { code: -32000, message }, 'init code');
+  t.same(await node.call('eth_call', [{ to: X }, 'latest', { [X]: { code: '0xfe' } }]).then((r) => r.error), { code: -32000, message: 'invalid opcode' }, 'INVALID itself stays plain');
+});
