@@ -16,11 +16,8 @@ import {
 
 export { BadValue, type Codec, type GenesisAccount, type Json };
 
-export const HARDFORKS = [
-  'chainstart', 'homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
-  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london',
-] as const;
-export type Hardfork = (typeof HARDFORKS)[number];
+import { HARDFORKS, type Hardfork } from '../chain/hardforks.js';
+export { HARDFORKS, type Hardfork };
 import { MINING_MODES, type MiningMode } from '../miner/miningMode.js';
 export { MINING_MODES, type MiningMode };
 export const DIFFICULTY_RULES = ['fixed', 'adjust'] as const;

@@ -20,6 +20,7 @@ import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
 import { invalidOpcodeMessage } from './laterOpcodes.js';
+import { decodeRevertReason } from './revertReason.js';
 import { CallMonitor } from './callMonitor.js';
 import { RunClock, withClock } from './runClock.js';
 import { Engine, type FastBlock, type FastOutcome } from './fastCall/engine.js';
@@ -453,10 +454,3 @@ function callError(out: CallOutcome): NodeError {
   return executionFailed(out.error ?? 'execution failed');
 }
 
-/** Error(string) revert data → the string. */
-function decodeRevertReason(data: Uint8Array): string | undefined {
-  if (data.length < 68 || bytesToHex(data.subarray(0, 4)) !== '0x08c379a0') return undefined;
-  const length = Number(BigInt(bytesToHex(data.subarray(36, 68))));
-  if (68 + length > data.length) return undefined;
-  return new TextDecoder().decode(data.subarray(68, 68 + length));
-}

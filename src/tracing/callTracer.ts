@@ -4,7 +4,7 @@
 
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { gethError, type TracedTx, type Tracer, type TxOutcome } from './tracer.js';
-import { decodeRevertReason } from './revertReason.js';
+import { decodeRevertReason } from '../execution/revertReason.js';
 
 export interface CallTracerOptions {
   onlyTopCall: boolean;

@@ -6,6 +6,7 @@ import { bytesToHex, encodeQuantity } from '../../encoding/hex.js';
 import { unsupported } from '../../errors.js';
 import type { SimBlockRequest, SimOptions, Simulator, SimCallResult } from '../../execution/simulate.js';
 import { gethError } from '../../tracing/tracer.js';
+import { decodeRevertReason } from '../../execution/revertReason.js';
 import { formatBlock, formatLog } from '../format.js';
 import { blockOverrides, stateOverrides } from '../overrideParams.js';
 import { ParamError, blockTag, boolean, member, method, objectParam, withDefault, type Codec } from '../params.js';
@@ -53,17 +54,10 @@ function formatCall(c: SimCallResult, logs: unknown[]) {
   const base = { returnData: bytesToHex(c.returnData), logs, gasUsed: encodeQuantity(c.gasUsed), status: encodeQuantity(BigInt(c.status)) };
   if (c.status === 1) return base;
   if (c.error === 'revert') {
-    const reason = revertReason(c.returnData);
+    const reason = decodeRevertReason(c.returnData);
     return { ...base, error: { code: -32000, message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: bytesToHex(c.returnData) } };
   }
   return { ...base, error: { code: -32015, message: gethError(c.error ?? 'execution failed') } };
-}
-
-function revertReason(data: Uint8Array): string | undefined {
-  if (data.length < 68 || bytesToHex(data.subarray(0, 4)) !== '0x08c379a0') return undefined;
-  const length = Number(BigInt(bytesToHex(data.subarray(36, 68))));
-  if (68 + length > data.length) return undefined;
-  return new TextDecoder().decode(data.subarray(68, 68 + length));
 }
 
 export function simulateMethods(ctx: SimulateContext): Record<string, RpcMethod> {

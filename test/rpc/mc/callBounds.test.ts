@@ -10,11 +10,12 @@ import { DEV, rawTx } from '../../helpers/accounts.js';
 import { asm } from '../../helpers/evmAsm.js';
 import { fastCallCounters } from '../../helpers/fastCallMetrics.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 let node: TestNode;
 t.before(async () => {
   // A cap of 1,000,000,000 gas: the endless loop below surely outlasts the timeout, however fast the machine.
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--rpc.evmtimeout', '1s', '--rpc.gascap', '1000000000', '--metrics', '--metrics.port', '0']);
+  node = await startNode(testDir(t), ['--mining.mode', 'instant', '--rpc.evmtimeout', '1s', '--rpc.gascap', '1000000000', '--metrics', '--metrics.port', '0']);
 });
 t.teardown(() => node.stop());
 
@@ -112,7 +113,7 @@ t.test('verification compared the calls and found no disagreement', async (t) =>
 });
 
 t.test('--rpc.fastcall=false: every call runs on the library EVM', async (t) => {
-  const off = await startNode(t.testdir(), ['--mining.mode', 'off', '--rpc.fastcall=false', '--metrics', '--metrics.port', '0']);
+  const off = await startNode(testDir(t), ['--mining.mode', 'off', '--rpc.fastcall=false', '--metrics', '--metrics.port', '0']);
   t.teardown(() => off.stop());
   const data = init(`PUSH 7 ${RETURN_WORD}`);
   t.equal(await off.rpc('mc_call', [{ data }, 'latest']), word('7'));

@@ -7,12 +7,13 @@ import { DEV, GWEI, rawTx } from '../../helpers/accounts.js';
 import { contract, encodeCall, topic, word } from '../../helpers/abi.js';
 import { keccak256 } from '../../../src/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const MC = 10n ** 18n;
 let node: TestNode;
 
 t.before(async () => {
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--metrics', '--metrics.port', '0']);
+  node = await startNode(testDir(t), ['--mining.mode', 'instant', '--metrics', '--metrics.port', '0']);
 });
 t.teardown(() => node.stop());
 

@@ -13,13 +13,14 @@ import { fastCallCounters } from '../../helpers/fastCallMetrics.js';
 import { randomProgram, seeded } from '../../unit/execution/fastCall/random.js';
 import { EDGES } from '../../unit/execution/fastCall/programs.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const SEED = Number(process.env.FAST_CALL_SEED ?? 20261127);
 const PROGRAMS = Number(process.env.FAST_CALL_RPC_PROGRAMS ?? 40);
 
 let node: TestNode;
 t.before(async () => {
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--metrics', '--metrics.port', '0']);
+  node = await startNode(testDir(t), ['--mining.mode', 'instant', '--metrics', '--metrics.port', '0']);
 });
 t.teardown(() => node.stop());
 

@@ -3,6 +3,7 @@
 
 import t from 'tap';
 import { loadInvocation } from '../../../src/config/load.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const load = (...argv: string[]) => loadInvocation(argv, {}).config;
 
@@ -27,7 +28,7 @@ t.test('flags', async (t) => {
 });
 
 t.test('config file and environment', async (t) => {
-  const dir = t.testdir({ 'c.json': JSON.stringify({ rpc: { fastCall: false, fastCallVerify: 3, evmTimeout: 0.25, gasCap: '1000000' } }) });
+  const dir = testDir(t, { 'c.json': JSON.stringify({ rpc: { fastCall: false, fastCallVerify: 3, evmTimeout: 0.25, gasCap: '1000000' } }) });
   const c = loadInvocation(['--config', `${dir}/c.json`], {}).config.rpc;
   t.same([c.fastCall, c.fastCallVerify, c.evmTimeout, c.gasCap], [false, 3, 250, 1_000_000n]);
   const e = loadInvocation([], { MCNODE_RPC_FASTCALL_VERIFY: '1', MCNODE_RPC_EVMTIMEOUT: '2s' }).config.rpc;

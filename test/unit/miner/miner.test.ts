@@ -13,11 +13,12 @@ import { Miner, type Seal } from '../../../src/miner/miner.js';
 import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import { powMix } from '../../../src/consensus/pow.js';
 import { bigintToFixed } from '../../../src/encoding/bytes.js';
+import { testDir } from '../../helpers/testDir.js';
 
 /** A miner on a fresh devnet chain whose local search never finds a seal: it ends only when aborted. */
 async function stuckMiner(t: Test) {
   const config = defaultConfig();
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));
@@ -93,7 +94,7 @@ function solve(hash: Uint8Array, difficulty: bigint): Seal {
 /** A miner whose searches wait until the test releases them (then, and from then on, they solve at once). */
 async function heldMiner(t: Test) {
   const config = defaultConfig();
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));

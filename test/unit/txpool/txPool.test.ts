@@ -14,6 +14,7 @@ import { PoolEntries } from '../../../src/store/poolEntries.js';
 import { decodeTransaction } from '../../../src/chain/transaction.js';
 import { COMPACT_BYTES, journaledInFile } from '../../../src/txpool/poolJournal.js';
 import { keccak256 } from '../../../src/encoding/bytes.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const CHAIN_ID = 100n;
 const GWEI = 1_000_000_000n;
@@ -43,7 +44,7 @@ interface Harness {
 
 const journalFile = (dir: string) => path.join(dir, 'txpool.journal');
 
-async function harness(t: Test, overrides: Partial<PoolOptions> = {}, dir = t.testdir()): Promise<Harness> {
+async function harness(t: Test, overrides: Partial<PoolOptions> = {}, dir = testDir(t)): Promise<Harness> {
   const db = await Database.open(path.join(dir, 'chaindata'));
   t.teardown(() => db.close());
   const state = new Map<string, { nonce: bigint; balance: bigint }>();
@@ -235,7 +236,7 @@ t.test('concurrent adds of one nonce: exactly one wins', async (t) => {
 });
 
 t.test('the journal reloads pending and queued transactions and drops stale ones', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const a = new Account();
   const txs = [0n, 1n, 3n].map((n) => a.tx(n));
   {
@@ -380,7 +381,7 @@ t.test('transactions a head switch gave back (journaled in LevelDB) leave LevelD
 });
 
 t.test('restore merges the journal file and LevelDB\'s entries; close leaves the pool\'s content in the file', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const a = new Account();
   const b = new Account();
   const fromFile = [a.tx(0n), a.tx(1n)];

@@ -16,11 +16,7 @@ import type { Header } from '../../../../src/chain/types.js';
 import type { WorldState } from '../../../../src/state/worldState.js';
 import { contract } from '../../../helpers/abi.js';
 
-export const FORKS = [
-  'chainstart', 'homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
-  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london',
-] as const;
-export type Fork = (typeof FORKS)[number];
+export { HARDFORKS as FORKS, type Hardfork as Fork } from '../../../../src/chain/hardforks.js';
 
 export const commonFor = (fork: string) =>
   createCustomCommon({ chainId: 100, name: 'mcnode' }, Mainnet, { hardfork: fork, customCrypto: { keccak256 } });
