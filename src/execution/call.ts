@@ -180,8 +180,12 @@ export class CallExecutor {
     return ctx;
   }
 
+  /** the chain's rules, as the first EVM made has them (for naming a later hardfork's opcode) */
+  private common: EVM['common'] | undefined;
+
   private async newContext(view: CallStateView): Promise<Context> {
     const evm = await this.makeEvm(view);
+    this.common ??= evm.common;
     const rules = this.fastCalls ? callRules(evm) : undefined;
     const blocks = evm.blockchain as unknown as BlockSource;
     const fast = rules && new Engine(rules, new CallWorld(view), async (n) => (await blocks.getBlock(Number(n))).hash(), evm);
@@ -348,13 +352,14 @@ export class CallExecutor {
   /** An "invalid opcode" outcome with the later hardfork's opcode named, when the called code holds one. */
   private async explained(out: CallOutcome, req: CallRequest, state: CallState): Promise<CallOutcome> {
     if (out.error !== 'invalid opcode') return out;
-    const ctx = await this.context(state.header.stateRoot);
     let code = req.data ?? EMPTY;
     if (req.to !== undefined) {
+      const to = new Address(req.to);
       const overridden = state.overrides?.state?.get(bytesToHex(req.to))?.code;
-      code = overridden ?? (state.pendingState ? await state.pendingState.getCode(new Address(req.to)) : await ctx.view.readBaseCode(new Address(req.to)));
+      // the pending block's state is not stored: read it there, not through a context of its root
+      code = overridden ?? (state.pendingState ? await state.pendingState.getCode(to) : await (await this.context(state.header.stateRoot)).view.readBaseCode(to));
     }
-    return { ...out, error: invalidOpcodeMessage(code, ctx.evm.common) };
+    return { ...out, error: this.common === undefined ? out.error : invalidOpcodeMessage(code, this.common) };
   }
 
   /** The library's answer to a message the interpreter answered, compared with it (the interpreter's when the library ran out of time). */

@@ -120,5 +120,6 @@ t.test('an opcode of a later hardfork is named, in calls and estimates', async (
   t.same(await node.call('eth_call', [{ to: X }, 'latest', { [X]: { code } }]).then((r) => r.error), { code: -32000, message });
   t.same(await node.call('eth_estimateGas', [{ to: X }, 'latest', { [X]: { code } }]).then((r) => r.error), { code: -32000, message });
   t.same(await node.call('eth_call', [{ data: code }, 'latest']).then((r) => r.error), { code: -32000, message }, 'init code');
+  t.same(await node.call('eth_call', [{ to: X }, 'pending', { [X]: { code } }]).then((r) => r.error), { code: -32000, message }, 'on the pending block');
   t.same(await node.call('eth_call', [{ to: X }, 'latest', { [X]: { code: '0xfe' } }]).then((r) => r.error), { code: -32000, message: 'invalid opcode' }, 'INVALID itself stays plain');
 });
