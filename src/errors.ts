@@ -42,6 +42,10 @@ export const ErrorKind = {
   ForkUnavailable: 'forkUnavailable',
   /** The method exists but is not served in this configuration. */
   Unavailable: 'unavailable',
+  /** A wait the caller bounded ran out (eth_sendRawTransactionSync); `data` says what is still under way. */
+  Timeout: 'timeout',
+  /** eth_simulateV1 refused a block or a call: geth's -380xx code is the error's `code` (SimulationError). */
+  SimulationRejected: 'simulationRejected',
   /** A bug or an unexpected failure inside the node. */
   Internal: 'internal',
 } as const;
@@ -55,6 +59,13 @@ export class NodeError extends Error {
   ) {
     super(message);
     this.name = 'NodeError';
+  }
+}
+
+/** An eth_simulateV1 failure with geth's code (nonce -38010/-38011, intrinsic gas -38013, funds -38014, block gas -38015, block number -38020, timestamp -38021, too many blocks -38026). */
+export class SimulationError extends NodeError {
+  constructor(readonly code: number, message: string) {
+    super(ErrorKind.SimulationRejected, message);
   }
 }
 
@@ -73,6 +84,7 @@ export const wrongState = (message: string): NodeError => new NodeError(ErrorKin
 export const outOfRange = (message: string): NodeError => new NodeError(ErrorKind.OutOfRange, message);
 export const unsupported = (message: string): NodeError => new NodeError(ErrorKind.Unsupported, message);
 export const aborted = (message: string): NodeError => new NodeError(ErrorKind.Aborted, message);
+export const timedOut = (message: string, data?: unknown): NodeError => new NodeError(ErrorKind.Timeout, message, data);
 export const limitExceeded = (what: string): NodeError => new NodeError(ErrorKind.LimitExceeded, `limit exceeded: ${what}`);
 
 /**

@@ -29,3 +29,11 @@ export function createLogger(verbosity: number, write: (line: string) => void = 
   };
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
 }
+
+/** `base` with info, debug and trace lines dropped while `switch.enabled` is false (anvil_setLoggingEnabled). */
+export function switchableLogger(base: Logger, state: { enabled: boolean }): Logger {
+  const gated = (write: Logger['info']): Logger['info'] => (msg, fields) => {
+    if (state.enabled) write(msg, fields);
+  };
+  return { error: base.error, warn: base.warn, info: gated(base.info), debug: gated(base.debug), trace: gated(base.trace) };
+}

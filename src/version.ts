@@ -20,3 +20,11 @@ export const VERSION = readVersion();
 export function clientVersion(): string {
   return `Mcnode/v${VERSION}-stable/${process.platform}-${process.arch}/node${process.versions.node}`;
 }
+
+/** What tools check to recognise their own node (Hardhat's network helpers accept only these prefixes). */
+const COMPAT_PREFIX = { anvil: 'anvil/', hardhat: 'HardhatNetwork/' } as const;
+
+/** web3_clientVersion under `--compat`: the tool's prefix, then mcnode's own version. */
+export function compatClientVersion(compat: 'none' | keyof typeof COMPAT_PREFIX): string {
+  return compat === 'none' ? clientVersion() : COMPAT_PREFIX[compat] + clientVersion();
+}

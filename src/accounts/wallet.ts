@@ -75,6 +75,12 @@ export class Wallet {
     return this.unlocked.delete(hex);
   }
 
+  /** Whether an unlocked key of `address` is held now. */
+  canSign(address: Uint8Array): boolean {
+    const entry = this.unlocked.get(bytesToHex(address));
+    return entry !== undefined && (entry.until === undefined || entry.until >= Date.now());
+  }
+
   /** The key of an unlocked account, or an Unauthorized error. */
   keyOf(address: Uint8Array): Uint8Array {
     const hex = bytesToHex(address);
@@ -94,5 +100,10 @@ export class Wallet {
   /** mc_sign: r‖s‖v over the MoacNode-prefixed message hash. */
   signMessage(address: Uint8Array, message: Uint8Array, key = this.keyOf(address)): Uint8Array {
     return signHash(hashMessage(message), key);
+  }
+
+  /** eth_signTypedData_v4: r‖s‖v over a digest the caller computed (EIP-712), no prefix added. */
+  signDigest(address: Uint8Array, digest: Uint8Array, key = this.keyOf(address)): Uint8Array {
+    return signHash(digest, key);
   }
 }

@@ -37,10 +37,14 @@ export async function buildGenesis(
   const sm = await world.stateManagerAt(EMPTY_TRIE_ROOT);
   for (const [hex, alloc] of spec.alloc) {
     const address = new Address(hexToBytes(hex));
+    // The library trie writes genesis: its keys are recorded here for state dumps.
+    world.nodes.recordPreimage(address.bytes);
     await sm.putAccount(address, new Account(alloc.nonce ?? 0n, alloc.balance));
     if (alloc.code && alloc.code.length) await sm.putCode(address, alloc.code);
     for (const [slot, value] of alloc.storage ?? []) {
-      if (value !== 0n) await sm.putStorage(address, bigintToFixed(slot, 32), bigintToFixed(value, 32));
+      if (value === 0n) continue;
+      world.nodes.recordPreimage(bigintToFixed(slot, 32));
+      await sm.putStorage(address, bigintToFixed(slot, 32), bigintToFixed(value, 32));
     }
   }
   const stateRoot = await sm.getStateRoot();

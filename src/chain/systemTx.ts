@@ -6,6 +6,8 @@
 //
 //   syscnt 1  settlement   from 0x…64 to 0x…65, gas 0, price 0, value 0, data RLP([[payer, payee, amount], …])
 //   syscnt 2  dev setter   from 0x…64 to 0x…65, gas 0, price 0, value 0, data RLP([op, address, args…])
+//                          or RLP([op, gasLimit]) for setBlockGasLimit, whose block carries that gas limit
+//                          or RLP([op, [[address, nonce, balance, code, [[slot, value], …]], …]]) for loadState
 //   syscnt 3  impersonated from `via` (the impersonated address), otherwise a normal call/create
 //
 // Kinds 1 and 2 take the nonce of account 0x…64, which grows by one with each (as on MOAC), so
@@ -42,10 +44,22 @@ export type DevSetter =
   | { op: 'setNonce'; address: Address; nonce: bigint }
   | { op: 'setStorageAt'; address: Address; slot: bigint; value: bigint }
   /** records the new coinbase in the chain; changes no state */
-  | { op: 'setCoinbase'; address: Address };
+  | { op: 'setCoinbase'; address: Address }
+  /** the block holding it has this gas limit, whatever its parent's (evm_setBlockGasLimit); changes no state */
+  | { op: 'setBlockGasLimit'; gasLimit: bigint }
+  /** anvil_loadState: each account's nonce, balance and code set, and the listed slots written */
+  | { op: 'loadState'; accounts: LoadedAccount[] };
+
+export interface LoadedAccount {
+  address: Address;
+  nonce: bigint;
+  balance: bigint;
+  code: Uint8Array;
+  storage: [bigint, bigint][];
+}
 
 /** Operation codes of the setter payload, in wire order. */
-const SETTER_OPS = ['setBalance', 'setCode', 'setNonce', 'setStorageAt', 'setCoinbase'] as const;
+const SETTER_OPS = ['setBalance', 'setCode', 'setNonce', 'setStorageAt', 'setCoinbase', 'setBlockGasLimit', 'loadState'] as const;
 
 export type SystemPayload =
   | { kind: 'settlement'; payouts: Payout[] }
@@ -84,6 +98,11 @@ export function encodeSetter(s: DevSetter): Uint8Array {
     case 'setNonce': return RLP.encode([op, s.address, bigintToBytes(s.nonce)]);
     case 'setStorageAt': return RLP.encode([op, s.address, bigintToBytes(s.slot), bigintToBytes(s.value)]);
     case 'setCoinbase': return RLP.encode([op, s.address]);
+    case 'setBlockGasLimit': return RLP.encode([op, bigintToBytes(s.gasLimit)]);
+    case 'loadState':
+      return RLP.encode([op, s.accounts.map((a) => [
+        a.address, bigintToBytes(a.nonce), bigintToBytes(a.balance), a.code, a.storage.map(([slot, value]) => [bigintToBytes(slot), bigintToBytes(value)]),
+      ])]);
   }
 }
 
@@ -153,8 +172,10 @@ function decodeSetter(data: Uint8Array): DevSetter {
   const items = rlpList(data, what);
   const op = SETTER_OPS[Number(intAt(items, 0, what, 1)) - 1];
   if (op === undefined) throw new MalformedSystemTx(`${what}: unknown operation`);
-  const want = { setBalance: 3, setCode: 3, setNonce: 3, setStorageAt: 4, setCoinbase: 2 }[op];
+  const want = { setBalance: 3, setCode: 3, setNonce: 3, setStorageAt: 4, setCoinbase: 2, setBlockGasLimit: 2, loadState: 2 }[op];
   if (items.length !== want) throw new MalformedSystemTx(`${what}: ${op} takes ${want} items, got ${items.length}`);
+  if (op === 'setBlockGasLimit') return { op, gasLimit: intAt(items, 1, what, 8) };
+  if (op === 'loadState') return { op, accounts: decodeLoadedAccounts(items[1], what) };
   const target = bytesAt(items, 1, what, 20);
   switch (op) {
     case 'setBalance': return { op, address: target, value: intAt(items, 2, what, 32) };
@@ -163,6 +184,19 @@ function decodeSetter(data: Uint8Array): DevSetter {
     case 'setStorageAt': return { op, address: target, slot: intAt(items, 2, what, 32), value: intAt(items, 3, what, 32) };
     case 'setCoinbase': return { op, address: target };
   }
+}
+
+function decodeLoadedAccounts(list: unknown, what: string): LoadedAccount[] {
+  if (!Array.isArray(list)) throw new MalformedSystemTx(`${what}: loadState carries a list of accounts`);
+  return list.map((entry: unknown, k) => {
+    const where = `${what} account ${k}`;
+    if (!Array.isArray(entry) || entry.length !== 5 || !Array.isArray(entry[4])) throw new MalformedSystemTx(`${where} is not [address, nonce, balance, code, slots]`);
+    const storage = (entry[4] as unknown[]).map((pair, j): [bigint, bigint] => {
+      if (!Array.isArray(pair) || pair.length !== 2) throw new MalformedSystemTx(`${where} slot ${j} is not [slot, value]`);
+      return [intAt(pair, 0, where, 32), intAt(pair, 1, where, 32)];
+    });
+    return { address: bytesAt(entry, 0, where, 20), nonce: intAt(entry, 1, where, 8), balance: intAt(entry, 2, where, 32), code: bytesAt(entry, 3, where), storage };
+  });
 }
 
 /** Checks the form of a system transaction and decodes its payload. */
@@ -187,6 +221,20 @@ export function decodeSystemPayload(tx: SignedTx): SystemPayload {
   const setter = decodeSetter(tx.data);
   if (!equalBytes(encodeSetter(setter), tx.data)) throw new MalformedSystemTx('setter payload is not canonical RLP');
   return { kind: 'setter', setter };
+}
+
+/**
+ * The gas limit a block must carry because it holds a setBlockGasLimit setter (the one exception
+ * to the 1/1024 bound on gas-limit changes); undefined for any other block.
+ */
+export function gasLimitSetBy(txs: readonly SignedTx[]): bigint | undefined {
+  let limit: bigint | undefined;
+  for (const tx of txs) {
+    if (tx.syscnt !== SYSCNT.setter) continue;
+    const payload = decodeSystemPayload(tx);
+    if (payload.kind === 'setter' && payload.setter.op === 'setBlockGasLimit') limit = payload.setter.gasLimit;
+  }
+  return limit;
 }
 
 /**

@@ -21,6 +21,9 @@ export { HARDFORKS, type Hardfork };
 import { MINING_MODES, type MiningMode } from '../miner/miningMode.js';
 export { MINING_MODES, type MiningMode };
 export const DIFFICULTY_RULES = ['fixed', 'adjust'] as const;
+/** Which tool the node answers as where tools check or differ (docs/coming-from-anvil-hardhat.md#compatibility-modes). */
+export const COMPAT_MODES = ['none', 'anvil', 'hardhat'] as const;
+export type CompatMode = (typeof COMPAT_MODES)[number];
 export type DifficultyRule = (typeof DIFFICULTY_RULES)[number];
 /** Namespaces the VNODE can serve over HTTP (`rpc.api`); `eth` and `web3`/`chain3` are accepted as aliases. */
 import { NAMESPACES as RPC_NAMESPACES, NAMESPACE_ALIASES, type Namespace as RpcNamespace } from '../rpc/namespaces.js';
@@ -40,6 +43,8 @@ export interface Genesis extends GenesisSpec {
 export interface Config {
   datadir: string;
   verbosity: number;
+  /** answer as Anvil or Hardhat where tools check (client version) or differ (interval mining unit) */
+  compat: CompatMode;
   chain: { chainId: bigint; networkId: bigint; hardfork: Hardfork; pow: PowName };
   genesis: Genesis;
   accounts: {
@@ -55,6 +60,8 @@ export interface Config {
     allowInsecureUnlock: boolean;
     /** new keystore files use scrypt n=4096, p=6 instead of n=262144, p=1 */
     lightKdf: boolean;
+    /** every address without a key sends as if impersonated (devControls chains) */
+    autoImpersonate: boolean;
   };
   mining: {
     mode: MiningMode;
@@ -98,6 +105,8 @@ export interface Config {
   p2p: { port: number; addr: string; maxPeers: number; bootnodes: string[]; nat: string; noDiscover: boolean };
   /** kept as given; the SCS code normalises them (docs/scs.md#declaring-app-chains) */
   appChains: Record<string, unknown>[];
+  /** Anvil-format state files: written at shutdown, loaded at start (docs/coming-from-anvil-hardhat.md#state-files) */
+  state: { dump: string | undefined; load: string | undefined };
   /** dagdir: where the full dataset is generated and kept for mining (docs/mining-and-ethash.md#the-full-dataset); undefined = light cache only */
   ethash: { dagdir: string | undefined };
   /** the web explorer on the HTTP endpoint (docs/explorer.md) */
@@ -270,6 +279,7 @@ const appChains: Codec<Record<string, unknown>[]> = {
 export const schema: Schema = {
   datadir: opt(str('<path>'), './data/devnet', 'data directory: chain database, keystore, node key, IPC socket', ['datadir']),
   verbosity: opt(int(0, 5), 3, 'log level: 0 silent, 1 error, 2 warn, 3 info, 4 debug, 5 trace', ['verbosity']),
+  compat: opt(oneOf(COMPAT_MODES), 'none', 'answer as anvil or hardhat where tools check: web3_clientVersion prefix (Hardhat\'s network helpers), evm_setIntervalMining in seconds under anvil'),
   chain: {
     chainId: opt(bigint(1n, U64), 100, 'chain id used in transaction signatures (EIP-155 style)'),
     networkId: opt(bigint(1n, U64), 100, 'network id reported by net_version', ['networkid']),
@@ -295,6 +305,7 @@ export const schema: Schema = {
     password: opt(optionalPath, '', 'password file for --unlock, one password per line', ['password']),
     allowInsecureUnlock: opt(bool, false, 'allow unlocking accounts while HTTP RPC is served', ['allow-insecure-unlock']),
     lightKdf: opt(bool, false, 'weaker, faster scrypt (n=4096, p=6) for new keystore files', ['lightkdf']),
+    autoImpersonate: opt(bool, false, 'send from any address without its key, as if impersonated (dev-control chains; anvil_autoImpersonateAccount switches it)', ['auto-impersonate']),
   },
   mining: {
     mode: opt(oneOf(MINING_MODES), 'mixed', 'instant: seal per transaction; interval: every period; mixed: instant plus empty blocks after period; remote: mc_getWork/mc_submitWork only; off'),
@@ -313,7 +324,7 @@ export const schema: Schema = {
     enabled: opt(bool, true, 'serve JSON-RPC over HTTP', ['rpc']),
     addr: opt(host, '127.0.0.1', 'HTTP listening address', ['rpcaddr']),
     port: opt(port, 8545, 'HTTP port (0 = any free port)', ['rpcport']),
-    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'ots', 'erigon', 'trace'], 'namespaces served over HTTP', ['rpcapi']),
+    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'ots', 'erigon', 'trace', 'debug'], 'namespaces served over HTTP', ['rpcapi']),
     corsDomain: opt(list(str('<origin>')), [], 'browser origins allowed to call (CORS); * for any', ['rpccorsdomain']),
     vhosts: opt(list(str('<host>')), ['localhost'], 'accepted Host header names; * for any (IP literals always pass)', ['rpcvhosts']),
     fastCall: opt(bool, true, 'run mc_call and mc_estimateGas on the call interpreter where it implements the chain\'s rules (false: always the library EVM)'),
@@ -328,7 +339,7 @@ export const schema: Schema = {
     enabled: opt(bool, false, 'serve JSON-RPC over WebSocket on its own port (the HTTP port takes WebSocket upgrades anyway)', ['ws']),
     addr: opt(host, '127.0.0.1', 'WebSocket listening address', ['wsaddr']),
     port: opt(port, 8546, 'WebSocket port (0 = any free port)', ['wsport']),
-    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'ots', 'erigon', 'trace'], 'namespaces served over the WebSocket endpoint', ['wsapi']),
+    api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'ots', 'erigon', 'trace', 'debug'], 'namespaces served over the WebSocket endpoint', ['wsapi']),
     origins: opt(list(str('<origin>')), [], 'browser origins allowed to connect to the WebSocket endpoint; * for any', ['wsorigins']),
   },
   ipc: {
@@ -380,6 +391,10 @@ export const schema: Schema = {
     cache: opt(optionalDir, '', 'fork cache directory, shareable by forks of the same upstream (empty = <datadir>/forkcache)'),
   },
   appChains: opt(appChains, [], 'app chains created at start-up: an array of scs_createAppChain objects'),
+  state: {
+    dump: opt(optionalPath, '', 'write the head state to this file at shutdown, in Anvil\'s format (JSON)', ['dump-state']),
+    load: opt(optionalPath, '', 'load an Anvil-format state file at start, as one block (dev-control chains)', ['load-state']),
+  },
   ethash: {
     dagdir: opt(optionalDir, '', 'Ethash chains: generate the full dataset (~1 GB) in worker threads into this directory, reuse it after restart, and mine with it once ready (empty = light cache only)'),
   },

@@ -57,6 +57,19 @@ export class DevMining {
     return this.clock.increase(seconds);
   }
 
+  /** evm_setTime / anvil_setTime: the clock reads `timestamp` now; returns how far it moved (seconds, may be negative). */
+  async setTime(timestamp: bigint): Promise<bigint> {
+    if (timestamp > MAX_TIMESTAMP) throw outOfRange(`timestamp ${timestamp} is above ${MAX_TIMESTAMP}, the largest block timestamp`);
+    return this.clock.setNow(timestamp);
+  }
+
+  /** Each next block `seconds` after its parent; undefined goes back to the clock. Returns whether an interval was set before. */
+  async setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
+    const had = this.clock.interval !== undefined;
+    await this.clock.setInterval(seconds);
+    return had;
+  }
+
   async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
     this.checkTimestamp(timestamp);
     await this.clock.setNext(timestamp);

@@ -16,8 +16,9 @@ import { wrongState } from '../errors.js';
 /** What reverting needs from the chain. */
 export interface RewindableChain {
   readonly head: Block;
+  readonly genesis: Block;
   getHashByNumber(number: bigint): Promise<Uint8Array | undefined>;
-  rewindTo(hash: Uint8Array): Promise<unknown>;
+  rewindTo(hash: Uint8Array, opts?: { returnTransactions?: boolean }): Promise<unknown>;
   reorgTo(hash: Uint8Array): Promise<unknown>;
   isCanonical(block: Block): Promise<boolean>;
   getBlockByHash(hash: Uint8Array): Promise<Block | undefined>;
@@ -91,6 +92,41 @@ export class DevSnapshots {
     const hash = await this.chain.getHashByNumber(number);
     if (!hash) throw wrongState(`block ${number} is not on the canonical chain (head is ${this.chain.head.header.number})`);
     await this.whilePaused(() => this.chain.rewindTo(hash));
+  }
+
+  /** anvil_rollback: the head goes back `count` blocks (the same rewind); genesis stays. */
+  async rollback(count: bigint): Promise<void> {
+    const head = this.chain.head.header.number;
+    if (count > head) throw wrongState(`cannot roll back ${count} blocks: the head is block ${head}`);
+    await this.setHead(head - count);
+  }
+
+  /**
+   * anvil_reset without a fork: back to genesis with an empty pool, the clock at wall time and no
+   * snapshots (their blocks are gone from the chain). The rewound blocks stay stored, off the
+   * canonical chain, as after any rewind.
+   */
+  async reset(): Promise<void> {
+    await this.whilePaused(async () => {
+      if (!equalBytes(this.chain.head.hash, this.chain.genesis.hash)) await this.chain.rewindTo(this.chain.genesis.hash, { returnTransactions: false });
+      await this.pool.settled();
+      const { pending, queued } = this.pool.content();
+      await this.pool.drop([...pending.values(), ...queued.values()].flat());
+      await this.clock.set({ offset: 0n, next: undefined });
+    });
+    const all: { type: 'del'; key: Uint8Array }[] = [];
+    for await (const [key] of this.db.entries(keys.snapshotRange(0n))) all.push({ type: 'del', key });
+    if (all.length) await this.db.batch(all);
+  }
+
+  /** The stored snapshots: id → the head they return to (anvil_metadata). */
+  async list(): Promise<{ id: bigint; head: Uint8Array }[]> {
+    const out: { id: bigint; head: Uint8Array }[] = [];
+    for await (const [key, value] of this.db.entries(keys.snapshotRange(0n))) {
+      const [head] = RLP.decode(value) as unknown as [Uint8Array];
+      out.push({ id: bytesToBigint(key.subarray(key.length - 8)), head });
+    }
+    return out;
   }
 
   private async whilePaused<T>(job: () => Promise<T>): Promise<T> {

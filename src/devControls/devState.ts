@@ -7,6 +7,7 @@
 import type { Block, SignedTx, TxFields } from '../chain/types.js';
 import { impersonatedTx, type DevSetter } from '../chain/systemTx.js';
 import { bytesToHex, hexToBytes } from '../encoding/hex.js';
+import { bigintToBytes, bytesToBigint } from '../encoding/bytes.js';
 import type { Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
 import type { WorldState } from '../state/worldState.js';
@@ -14,6 +15,9 @@ import type { TxPool } from '../txpool/txPool.js';
 import type { Miner } from '../miner/miner.js';
 
 export class DevState {
+  /** anvil_autoImpersonateAccount / --auto-impersonate: every address without a key sends as if impersonated */
+  autoImpersonate = false;
+
   private constructor(
     private readonly miner: Miner,
     private readonly world: WorldState,
@@ -22,19 +26,39 @@ export class DevState {
     private readonly impersonated: Set<string>,
   ) {}
 
-  /** The dev state with the impersonated addresses a previous run left. */
+  /** The dev state with the impersonated addresses and the gas-limit target a previous run left. */
   static async open(miner: Miner, world: WorldState, pool: TxPool, db: Database): Promise<DevState> {
     const stored = (await db.get(keys.impersonated)) ?? new Uint8Array();
     const addresses = new Set<string>();
     for (let i = 0; i + 20 <= stored.length; i += 20) addresses.add(bytesToHex(stored.subarray(i, i + 20)));
+    const gasLimit = await db.get(keys.devGasLimit);
+    if (gasLimit) miner.targetGasLimit = bytesToBigint(gasLimit);
     return new DevState(miner, world, pool, db, addresses);
   }
 
-  /** Seals the setter's block; a new coinbase also becomes the miner's beneficiary. */
+  /**
+   * Seals the setter's block; a new coinbase also becomes the miner's beneficiary, and a block gas
+   * limit the miner's target from then on (kept in the database: a restart keeps it).
+   */
   async set(setter: DevSetter): Promise<Block> {
     const block = await this.miner.sealSetter(setter);
     if (setter.op === 'setCoinbase') this.miner.coinbase = setter.address;
+    if (setter.op === 'setBlockGasLimit') await this.db.put(keys.devGasLimit, bigintToBytes(setter.gasLimit));
     return block;
+  }
+
+  /** anvil_addBalance: the balance at the head it is sealed on, plus `amount`, as a setBalance block. */
+  addBalance(address: Uint8Array, amount: bigint): Promise<Block> {
+    return this.miner.sealSetter(async (head) => {
+      const account = await this.world.getAccount(head.header.stateRoot, address);
+      return { op: 'setBalance', address, value: (account?.balance ?? 0n) + amount };
+    });
+  }
+
+  /** Forgets a gas-limit target set by evm_setBlockGasLimit: blocks move toward `configured` again (anvil_reset). */
+  async clearGasLimit(configured: bigint): Promise<void> {
+    await this.db.del(keys.devGasLimit);
+    this.miner.targetGasLimit = configured;
   }
 
   async impersonate(address: Uint8Array): Promise<void> {
@@ -54,6 +78,7 @@ export class DevState {
     return this.db.put(keys.impersonated, all);
   }
 
+  /** Explicitly impersonated (auto-impersonation is the caller's to check: it covers only addresses without a key). */
   isImpersonated(address: Uint8Array): boolean {
     return this.impersonated.has(bytesToHex(address));
   }
@@ -77,5 +102,14 @@ export class DevState {
     if (!tx) return false;
     await this.pool.drop([tx]);
     return true;
+  }
+
+  /** Empties the pool (anvil_dropAllTransactions), or removes one sender's transactions (anvil_removePoolTransactions). */
+  async dropPool(sender?: Uint8Array): Promise<number> {
+    const { pending, queued } = this.pool.content();
+    const key = sender && bytesToHex(sender);
+    const txs = [...pending.entries(), ...queued.entries()].filter(([k]) => key === undefined || k === key).flatMap(([, list]) => list);
+    await this.pool.drop(txs);
+    return txs.length;
   }
 }

@@ -9,6 +9,7 @@
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
 import { CallStateView } from '../state/callStateView.js';
+import { OverrideState, type StateOverrides } from '../state/overrideState.js';
 import { Address } from '@ethereumjs/util';
 import type { Header } from '../chain/types.js';
 import { NodeError, ErrorKind, executionFailed } from '../errors.js';
@@ -18,6 +19,7 @@ import type { WorldState } from '../state/worldState.js';
 import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
 import { intrinsicGas } from './gas.js';
+import { invalidOpcodeMessage } from './laterOpcodes.js';
 import { decodeRevertReason } from './revertReason.js';
 import { CallMonitor } from './callMonitor.js';
 import { RunClock, withClock } from './runClock.js';
@@ -78,8 +80,37 @@ export function callGas(requested: bigint | undefined, cap: bigint): bigint {
 const ZERO_ADDRESS = new Uint8Array(20);
 const EMPTY = new Uint8Array(0);
 
-/** The state a call runs on: a StateReader as resolved from a block tag, or just a stored header. */
-export type CallState = Pick<StateReader, 'header' | 'pendingState'>;
+/** Block fields a call may run with instead of its block's (geth's BlockOverrides as eth_call takes them). */
+export interface BlockOverrides {
+  number?: bigint;
+  time?: bigint;
+  gasLimit?: bigint;
+  /** the beneficiary (COINBASE); geth's feeRecipient, also spelled coinbase */
+  feeRecipient?: Uint8Array;
+  difficulty?: bigint;
+}
+
+/** What a call changes for itself only (design.md §17): accounts' state and the block's fields. */
+export interface CallOverrides {
+  state?: StateOverrides;
+  block?: BlockOverrides;
+}
+
+/** The state a call runs on: a StateReader as resolved from a block tag, or just a stored header; with overrides, if any. */
+export type CallState = Pick<StateReader, 'header' | 'pendingState'> & { overrides?: CallOverrides };
+
+/** `header` with the block overrides' fields (the state root stays: overrides never choose a state). */
+export function overriddenHeader(header: Header, block: BlockOverrides | undefined): Header {
+  if (block === undefined) return header;
+  return {
+    ...header,
+    number: block.number ?? header.number,
+    timestamp: block.time ?? header.timestamp,
+    gasLimit: block.gasLimit ?? header.gasLimit,
+    miner: block.feeRecipient ?? header.miner,
+    difficulty: block.difficulty ?? header.difficulty,
+  };
+}
 
 interface Context {
   view: CallStateView;
@@ -102,6 +133,8 @@ interface RunMode {
   library?: boolean;
   /** its console.log lines are not printed (an estimate's search steps, a verification's second run) */
   quiet?: boolean;
+  /** the context of a run with overrides, made once for the whole of an estimate */
+  context?: Context;
 }
 
 export class CallExecutor {
@@ -150,8 +183,12 @@ export class CallExecutor {
     return ctx;
   }
 
+  /** the chain's rules, as the first EVM made has them (for naming a later hardfork's opcode) */
+  private common: EVM['common'] | undefined;
+
   private async newContext(view: CallStateView): Promise<Context> {
     const evm = await this.makeEvm(view);
+    this.common ??= evm.common;
     const rules = this.fastCalls ? callRules(evm) : undefined;
     const blocks = evm.blockchain as unknown as BlockSource;
     const fast = rules && new Engine(rules, new CallWorld(view), async (n) => (await blocks.getBlock(Number(n))).hash(), evm);
@@ -160,6 +197,10 @@ export class CallExecutor {
 
   /** Runs the message on `state`'s block; the pending block's state gets a fresh view, stored roots a warm one. */
   async run(req: CallRequest, state: CallState, mode: RunMode = {}): Promise<CallOutcome> {
+    if (state.overrides !== undefined) {
+      const ctx = mode.context ?? (await this.overriddenContext(state));
+      return this.execute(ctx, req, overriddenHeader(state.header, state.overrides.block), mode);
+    }
     const { header, pendingState } = state;
     let ctx: Context;
     if (pendingState) ctx = await this.newContext(new CallStateView(pendingState));
@@ -174,6 +215,17 @@ export class CallExecutor {
       return this.track(ctx, out);
     }
     return this.track(ctx, ctx.queue.then(() => this.execute(ctx, req, header, mode)));
+  }
+
+  /**
+   * A context of its own for a call with overrides: a new call view over the overrides over the
+   * block's state (read through the warm view's base reads, which only ever hold stored values).
+   * Its caches live as long as the call or estimate, so overrides reach no other call.
+   */
+  private async overriddenContext(state: CallState): Promise<Context> {
+    const source = state.pendingState ? new CallStateView(state.pendingState) : (await this.context(state.header.stateRoot)).view;
+    // Through base reads only: the warm view's own layers belong to whichever call runs on it.
+    return this.newContext(new CallStateView(new OverrideState(source, state.overrides?.state ?? new Map())));
   }
 
   private track(ctx: Context, job: Promise<CallOutcome>): Promise<CallOutcome> {
@@ -302,8 +354,21 @@ export class CallExecutor {
   async call(req: CallRequest, state: CallState): Promise<Uint8Array> {
     let out = await this.run(req, state);
     if (out.engine === 'interpreter' && this.sampled()) out = await this.verified(req, state, out);
-    if (out.error) throw callError(out);
+    if (out.error) throw callError(await this.explained(out, req, state));
     return out.returnValue;
+  }
+
+  /** An "invalid opcode" outcome with the later hardfork's opcode named, when the called code holds one. */
+  private async explained(out: CallOutcome, req: CallRequest, state: CallState): Promise<CallOutcome> {
+    if (out.error !== 'invalid opcode') return out;
+    let code = req.data ?? EMPTY;
+    if (req.to !== undefined) {
+      const to = new Address(req.to);
+      const overridden = state.overrides?.state?.get(bytesToHex(req.to))?.code;
+      // the pending block's state is not stored: read it there, not through a context of its root
+      code = overridden ?? (state.pendingState ? await state.pendingState.getCode(to) : await (await this.context(state.header.stateRoot)).view.readBaseCode(to));
+    }
+    return { ...out, error: this.common === undefined ? out.error : invalidOpcodeMessage(code, this.common) };
   }
 
   /** The library's answer to a message the interpreter answered, compared with it (the interpreter's when the library ran out of time). */
@@ -344,15 +409,17 @@ export class CallExecutor {
   private async search(req: CallRequest, state: CallState, requestedCap: bigint, library: boolean): Promise<bigint> {
     const clock = new RunClock(this.timeoutMs);
     const cap = this.gasCap > 0n && requestedCap > this.gasCap ? this.gasCap : requestedCap;
+    const context = state.overrides !== undefined ? await this.overriddenContext(state) : undefined;
     // The search runs the message many times; its console.log lines are printed once (not again when verified).
     const attempt = (gas: bigint, quiet = true) => {
       clock.check();
-      return this.run({ ...req, gas }, state, { clock, library, quiet });
+      return this.run({ ...req, gas }, state, { clock, library, quiet, context });
     };
     const top = await attempt(cap, library);
     if (top.error) {
       if (top.error === 'revert') throw callError(top);
-      throw executionFailed(top.error === 'out of gas' ? `gas required exceeds allowance (${cap})` : top.error);
+      if (top.error === 'out of gas') throw executionFailed(`gas required exceeds allowance (${cap})`);
+      throw callError(await this.explained(top, req, state));
     }
     let lo = intrinsicGas(req.data ?? new Uint8Array(), req.to === undefined) - 1n;
     let hi = cap;

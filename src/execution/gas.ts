@@ -4,6 +4,8 @@ export const TX_GAS = 1000n;
 export const TX_GAS_CONTRACT_CREATION = 53_000n;
 export const TX_DATA_ZERO_GAS = 4n;
 export const TX_DATA_NONZERO_GAS = 68n;
+/** The lowest block gas limit (geth's MinGasLimit): import refuses less, evm_setBlockGasLimit too. */
+export const MIN_GAS_LIMIT = 5000n;
 
 export function intrinsicGas(data: Uint8Array, isCreation: boolean): bigint {
   let nonZero = 0;

@@ -105,6 +105,20 @@ export async function payableNow<P extends Payout>(sm: MerkleStateManager, propo
 }
 
 async function applySetter(sm: MerkleStateManager, s: DevSetter): Promise<void> {
+  if (s.op === 'setBlockGasLimit') return; // a record in the chain: the gas limit is the block's, not state
+  if (s.op === 'loadState') {
+    // As Anvil loads a state: the account's fields replaced, the listed slots written, others kept.
+    for (const a of s.accounts) {
+      const address = new Address(a.address);
+      const account = await accountOf(sm, a.address);
+      account.nonce = a.nonce;
+      account.balance = a.balance;
+      await sm.putAccount(address, account);
+      await sm.putCode(address, a.code);
+      for (const [slot, value] of a.storage) await sm.putStorage(address, bigintToFixed(slot, 32), bigintToFixed(value, 32));
+    }
+    return;
+  }
   const address = new Address(s.address);
   const account = await accountOf(sm, s.address);
   switch (s.op) {

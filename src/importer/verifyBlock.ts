@@ -5,7 +5,7 @@
 
 import type { Block, Header, SignedTx } from '../chain/types.js';
 import { EMPTY_UNCLES_HASH, encodeBlockFromRaw, encodeHeader, orderedTrieRoot, sealHash } from '../chain/block.js';
-import { decodeBlockTransaction } from '../chain/systemTx.js';
+import { decodeBlockTransaction, gasLimitSetBy } from '../chain/systemTx.js';
 import { checkClassicAllowed } from '../chain/transaction.js';
 import { nextDifficulty, type DifficultyRule } from '../consensus/difficulty.js';
 import type { PowEngine } from '../consensus/powEngine.js';
@@ -13,9 +13,9 @@ import { equalBytes, keccak256 } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { BlockProcessor, BuiltBlock } from '../execution/blockProcessor.js';
+import { MIN_GAS_LIMIT } from '../execution/gas.js';
 
 /** Geth's bounds: a child's gas limit moves by less than parent/1024 and stays ≥ 5000. */
-const MIN_GAS_LIMIT = 5000n;
 const GAS_LIMIT_BOUND_DIVISOR = 1024n;
 const MAX_EXTRA_DATA = 32;
 
@@ -55,7 +55,7 @@ const mismatch = (what: string, header: Uint8Array | bigint, executed: Uint8Arra
   return new InvalidBlock(`${what} mismatch (header ${show(header)}, re-executed ${show(executed)})`);
 };
 
-function checkHeader(parent: Block, header: Header, rule: DifficultyRule): void {
+function checkHeader(parent: Block, header: Header, rule: DifficultyRule, txs: readonly SignedTx[]): void {
   for (const [field, length] of FIELD_LENGTHS) {
     const value = header[field] as Uint8Array;
     if (value.length !== length) throw new InvalidBlock(`malformed header: ${field} has ${value.length} bytes, want ${length}`);
@@ -69,10 +69,16 @@ function checkHeader(parent: Block, header: Header, rule: DifficultyRule): void 
   if (header.timestamp < p.timestamp) throw new InvalidBlock(`timestamp ${header.timestamp} is before the parent's ${p.timestamp}`);
   const difficulty = nextDifficulty(rule, p, header.timestamp);
   if (header.difficulty !== difficulty) throw new InvalidBlock(`difficulty ${header.difficulty}, the ${rule.mode} rule gives ${difficulty}`);
-  const bound = p.gasLimit / GAS_LIMIT_BOUND_DIVISOR;
-  const change = header.gasLimit > p.gasLimit ? header.gasLimit - p.gasLimit : p.gasLimit - header.gasLimit;
-  if (change >= bound || header.gasLimit < MIN_GAS_LIMIT) {
-    throw new InvalidBlock(`gas limit ${header.gasLimit} out of bounds (parent ${p.gasLimit}, change below ${bound})`);
+  const set = gasLimitSetBy(txs);
+  if (set !== undefined) {
+    // A setBlockGasLimit setter (devControls chains; the builder refuses it elsewhere) moves the limit at once.
+    if (header.gasLimit !== set) throw new InvalidBlock(`gas limit ${header.gasLimit}, the block's setBlockGasLimit sets ${set}`);
+  } else {
+    const bound = p.gasLimit / GAS_LIMIT_BOUND_DIVISOR;
+    const change = header.gasLimit > p.gasLimit ? header.gasLimit - p.gasLimit : p.gasLimit - header.gasLimit;
+    if (change >= bound || header.gasLimit < MIN_GAS_LIMIT) {
+      throw new InvalidBlock(`gas limit ${header.gasLimit} out of bounds (parent ${p.gasLimit}, change below ${bound})`);
+    }
   }
   if (header.gasUsed > header.gasLimit) throw new InvalidBlock(`gas used ${header.gasUsed} above the gas limit ${header.gasLimit}`);
   if (!equalBytes(header.sha3Uncles, EMPTY_UNCLES_HASH)) throw new InvalidBlock('uncles hash is not that of an empty list');
@@ -105,8 +111,8 @@ export async function verifyBlock(
   deps: VerifyDeps,
 ): Promise<VerifiedBlock> {
   const { header } = parts;
-  checkHeader(parent, header, deps.difficulty);
   const txs = decodeTransactions(parts.rawTxs, header.number, deps);
+  checkHeader(parent, header, deps.difficulty, txs);
   // Re-encoding must give the same bytes: a non-canonical integer would change the block hash.
   const encodedHeader = encodeHeader(header);
   if (!equalBytes(encodeBlockFromRaw(encodedHeader, txs.map((tx) => tx.raw)), encoded)) throw new InvalidBlock('non-canonical RLP encoding');

@@ -94,6 +94,8 @@ export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]];
   private round = new AbortController();
   coinbase: Uint8Array;
   extraData: Uint8Array;
+  /** what block gas limits move toward (evm_setBlockGasLimit changes it) */
+  targetGasLimit: bigint;
 
   constructor(
     private readonly chain: Blockchain,
@@ -108,6 +110,7 @@ export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]];
     this.periodMs = opts.period * 1000;
     this.coinbase = opts.coinbase;
     this.extraData = opts.extraData;
+    this.targetGasLimit = opts.targetGasLimit;
     pool.on('pendingTx', () => {
       if (this.mode === 'instant' || this.mode === 'mixed') this.schedule();
     });
@@ -204,18 +207,18 @@ export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]];
     });
   }
 
-  /** Builds on the head with the pool's executable transactions, or with `only` (no seal). */
-  async buildPending(nodes: TrieNodeStore = this.nodes, only?: SignedTx[]): Promise<BuiltBlock> {
+  /** Builds on the head with the pool's executable transactions, or with `only` (no seal); `gasLimit` overrides the 1/1024 step. */
+  async buildPending(nodes: TrieNodeStore = this.nodes, only?: SignedTx[], gasLimit?: bigint): Promise<BuiltBlock> {
     const parent = this.chain.head;
     const now = this.opts.now?.() ?? BigInt(Math.floor(Date.now() / 1000));
     const timestamp = this.opts.clock
       ? this.opts.clock.timestampFor(parent.header.timestamp)
       : now > parent.header.timestamp ? now : parent.header.timestamp;
-    return this.buildOn(parent, timestamp, only ?? this.pool.pendingTransactions(), nodes);
+    return this.buildOn(parent, timestamp, only ?? this.pool.pendingTransactions(), nodes, gasLimit);
   }
 
-  /** Builds a child of `parent` at `timestamp` holding `candidates` (no seal). */
-  private buildOn(parent: Block, timestamp: bigint, candidates: SignedTx[], nodes: TrieNodeStore): Promise<BuiltBlock> {
+  /** Builds a child of `parent` at `timestamp` holding `candidates` (no seal); `gasLimit` overrides the header's (evm_setBlockGasLimit). */
+  private buildOn(parent: Block, timestamp: bigint, candidates: SignedTx[], nodes: TrieNodeStore, gasLimit?: bigint): Promise<BuiltBlock> {
     return this.builder.build(
       parent,
       candidates,
@@ -223,7 +226,7 @@ export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]];
         miner: this.coinbase,
         timestamp,
         difficulty: nextDifficulty(this.opts.difficulty, parent.header, timestamp),
-        gasLimit: nextGasLimit(parent.header.gasLimit, this.opts.targetGasLimit),
+        gasLimit: gasLimit ?? nextGasLimit(parent.header.gasLimit, this.targetGasLimit),
         extraData: this.extraData,
       },
       nodes,
@@ -452,17 +455,17 @@ export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]];
    * the settlement a flush height makes), whatever the mode; resolves once it is stored. For dev
    * controls: a setter or an impersonated transaction becomes history at once.
    */
-  sealTransaction(make: (head: Block) => Promise<SignedTx> | SignedTx): Promise<Block> {
-    return this.sealTransactions(async (head) => [await make(head)]);
+  sealTransaction(make: (head: Block) => Promise<SignedTx> | SignedTx, gasLimit?: bigint): Promise<Block> {
+    return this.sealTransactions(async (head) => [await make(head)], gasLimit);
   }
 
   /** As sealTransaction, for several transactions in one block, in order. */
-  sealTransactions(make: (head: Block) => Promise<SignedTx[]>): Promise<Block> {
+  sealTransactions(make: (head: Block) => Promise<SignedTx[]>, gasLimit?: bigint): Promise<Block> {
     return new Promise<Block>((resolve, reject) => {
       this.busy = this.busy.then(async () => {
         try {
           const txs = await make(this.chain.head);
-          const built = await this.buildPending(this.nodes, txs);
+          const built = await this.buildPending(this.nodes, txs, gasLimit);
           const missing = txs.find((tx, i) => built.transactions[i] !== tx);
           if (missing) {
             this.nodes.discardWrites();
@@ -479,9 +482,19 @@ export class Miner extends EventEmitter<{ sealed: [Block]; sealedRun: [Block[]];
     });
   }
 
-  /** Seals one block holding one dev-control setter (a devControls chain only). */
-  sealSetter(setter: DevSetter): Promise<Block> {
-    return this.sealSetters([setter]);
+  /**
+   * Seals one block holding one dev-control setter (a devControls chain only); a function makes
+   * the setter from the head it is sealed on (anvil_addBalance reads the balance there).
+   */
+  async sealSetter(setter: DevSetter | ((head: Block) => Promise<DevSetter>)): Promise<Block> {
+    let made: DevSetter | undefined;
+    const gasLimit = typeof setter !== 'function' && setter.op === 'setBlockGasLimit' ? setter.gasLimit : undefined;
+    const block = await this.sealTransaction(async (head) => {
+      made = typeof setter === 'function' ? await setter(head) : setter;
+      return setterTx(await this.builder.systemNonceAt(head), made);
+    }, gasLimit);
+    if (gasLimit !== undefined) this.targetGasLimit = gasLimit; // later blocks keep it
+    return block;
   }
 
   /** Seals one block holding these setters, in order (a fork's first block funds the dev accounts so). */

@@ -37,7 +37,8 @@ import { TxSubmitter } from '../txpool/submitter.js';
 import { GasPrices } from '../txpool/gasPrices.js';
 import { loadOrCreateNodeKey, nodeIdOf } from '../admin/nodeKey.js';
 import { StaticPeers } from '../admin/staticPeers.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, switchableLogger, type Logger } from '../log.js';
+import { randomBytes } from 'node:crypto';
 import { HttpEndpoint } from '../rpc/httpEndpoint.js';
 import { Dispatcher, StartGate } from '../rpc/dispatch.js';
 import { ExplorerSite, explorerAssetDir } from '../rpc/explorerSite.js';
@@ -49,6 +50,11 @@ import { libxMethods, netMethods } from '../rpc/modules/libx.js';
 import { blockMethods } from '../rpc/modules/mc/blocks.js';
 import { stateMethods } from '../rpc/modules/mc/state.js';
 import { transactionMethods } from '../rpc/modules/mc/transactions.js';
+import { blockReadMethods } from '../rpc/modules/mc/blockReads.js';
+import { simulateMethods } from '../rpc/modules/simulate.js';
+import { Simulator } from '../execution/simulate.js';
+import { accountReadMethods } from '../rpc/modules/mc/accountReads.js';
+import { signingMethods } from '../rpc/modules/mc/signing.js';
 import { infoMethods } from '../rpc/modules/mc/info.js';
 import { miningMethods } from '../rpc/modules/mc/mining.js';
 import { minerMethods } from '../rpc/modules/miner.js';
@@ -61,7 +67,7 @@ import { txpoolMethods } from '../rpc/modules/txpool.js';
 import { personalMethods } from '../rpc/modules/personal.js';
 import { adminMethods, adminOverHttp } from '../rpc/modules/admin.js';
 import { vnodeMethods, type VnodeInfo } from '../rpc/modules/vnode.js';
-import { VERSION, clientVersion } from '../version.js';
+import { VERSION, clientVersion, compatClientVersion } from '../version.js';
 import { liveChainFiles } from '../chainFile/liveImport.js';
 import { BlockImporter } from '../importer/blockImporter.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
@@ -74,7 +80,8 @@ import { DevClock } from '../devControls/devClock.js';
 import { DevMining } from '../devControls/devMining.js';
 import { DevSnapshots } from '../devControls/devSnapshots.js';
 import { DevState } from '../devControls/devState.js';
-import { devControlMethods } from '../rpc/modules/devControls.js';
+import { devControlMethods, stateFileMethods } from '../rpc/modules/devControls.js';
+import { StateFiles } from '../devControls/stateFiles.js';
 import { activePrecompiles, createChainEvm } from '../execution/evm.js';
 import { printConsole } from '../execution/consoleLog.js';
 import { TraceRunner } from '../tracing/traceRunner.js';
@@ -129,6 +136,8 @@ interface NodeParts {
   addressIndex: AddressIndexRebuild;
   /** a fork datadir's fork */
   fork?: OpenFork;
+  /** --dump-state / --load-state and anvil_dumpState / anvil_loadState */
+  stateFiles: StateFiles;
 }
 
 export interface StartOptions {
@@ -191,6 +200,8 @@ export class McNode {
       throw err;
     }
     try {
+      // --load-state: one block before the first call is answered, so every answer sees it.
+      if (config.state.load) await node.parts.stateFiles.readFile(config.state.load);
       options.beforeServing?.(node);
     } catch (err) {
       await node.stop();
@@ -200,12 +211,15 @@ export class McNode {
     return node;
   }
 
-  private static async assemble(given: Config, db: Database, log: Logger, forkStart?: ForkStart): Promise<McNode> {
+  private static async assemble(given: Config, db: Database, baseLog: Logger, forkStart?: ForkStart): Promise<McNode> {
+    // anvil_setLoggingEnabled(false) quiets the node's info and debug lines; warnings and errors stay.
+    const logging = { enabled: true };
+    const log = switchableLogger(baseLog, logging);
     const accounts = devAccounts(given);
     const core = await openChainCore(given, db, log, genesisSpec(given, accounts), forkStart);
     const { fork } = core;
     try {
-      return await McNode.assembleOn(forkConfig(given, fork, log), db, log, accounts, core);
+      return await McNode.assembleOn(forkConfig(given, fork, log), db, log, accounts, core, logging);
     } catch (err) {
       await fork?.runtime.cache.close().catch(() => undefined);
       fork?.runtime.close();
@@ -213,7 +227,9 @@ export class McNode {
     }
   }
 
-  private static async assembleOn(config: Config, db: Database, log: Logger, accounts: ReturnType<typeof devAccounts>, core: Awaited<ReturnType<typeof openChainCore>>): Promise<McNode> {
+  private static async assembleOn(config: Config, db: Database, log: Logger, accounts: ReturnType<typeof devAccounts>, core: Awaited<ReturnType<typeof openChainCore>>,
+    logging: { enabled: boolean },
+  ): Promise<McNode> {
     const { common, nodes, world, chain, builder, rules, pow, reader, difficulty, fork } = core;
     const chainId = core.chainId;
     // console.log (docs/explorer.md#consolelog): calls, estimates and traces print as they finish,
@@ -357,7 +373,7 @@ export class McNode {
     const submitter = new TxSubmitter(pool, () => scs);
     const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
     const backend = new NodeBackend({
-      chain: reader, world, pool, miner, pending, calls, wallet, chainId, gasPrice, decodeRaw: decodeForPool, signer, submitter,
+      chain: reader, heads: chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice, decodeRaw: decodeForPool, signer, submitter,
       syncProgress: () => network.syncProgress(),
     });
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => network.peerCount() };
@@ -375,7 +391,8 @@ export class McNode {
     // Method modules, one per namespace topic. New namespaces are added to this list.
     const common_modules = [
       adminChainMethods(chainFiles),
-      libxMethods(net), netMethods(net), infoMethods(backend), blockMethods(backend), stateMethods(backend), transactionMethods(backend),
+      libxMethods({ ...net, clientVersion: compatClientVersion(config.compat) }), netMethods(net), infoMethods(backend), blockMethods(backend), stateMethods(backend), transactionMethods(backend),
+      blockReadMethods(backend), accountReadMethods(backend), signingMethods(backend),
       filterMethods(filters), subscriptionMethods(subscriptions),
       miningMethods({ work, localHashrate: () => (miner.mining ? sealer.hashrate() : 0) }),
       minerMethods({
@@ -393,6 +410,9 @@ export class McNode {
     const traces = new TraceRunner({
       world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules, gasCap: config.rpc.gasCap,
     });
+    common_modules.push(simulateMethods({
+      backend, simulator: new Simulator({ world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm) }),
+    }));
     common_modules.push(debugMethods({
       backend, traces, defaultTimeoutMs: config.rpc.evmTimeout, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
@@ -418,11 +438,19 @@ export class McNode {
       otsMethods({ chain, traces: chainTraces, search, blockReward, codeAt: async (address, tag) => (await backend.stateAt(tag)).getCode(address) }),
       traceMethods({ chain, traces: chainTraces, blockReward, defaultFrom: () => wallet.firstAccount(), limits: DEFAULT_LOG_LIMITS }),
     );
+    let devState: DevState | undefined;
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
       const state = await DevState.open(miner, world, pool, db);
+      devState = state;
       backend.impersonation = state;
-      common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
+      state.autoImpersonate = config.accounts.autoImpersonate;
+      const controls = devControlMethods({
+        mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice, backend, traces, compat: config.compat,
+        setMinGasPrice: (price) => prices.setMinimum(price), configuredGasLimit: config.mining.targetGasLimit,
+        clientVersion: clientVersion(), instanceId: randomBytes(32), hardfork: config.chain.hardfork, logging,
+      });
+      common_modules.push(controls);
       if (fork) {
         const reset = new ForkReset({
           fork: fork.runtime, chain, miner, pool, snapshots, log,
@@ -436,9 +464,14 @@ export class McNode {
           },
           funding: () => devFunding(dev, config.accounts.devBalance),
         });
-        common_modules.push(forkResetMethods(reset));
+        // In a fork, reset means the fork block (or another fork), not genesis: its names replace the plain ones.
+        const forkMethods = forkResetMethods(reset);
+        for (const name of Object.keys(forkMethods)) delete controls[name];
+        common_modules.push(forkMethods);
       }
     }
+    const stateFiles = new StateFiles({ world, db, head: () => chain.head, log, state: devState });
+    if (devState) common_modules.push(stateFileMethods(stateFiles));
     // Namespaces with no method here (the dev controls without config.devControls) are not listed.
     const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));
     served.add('rpc');
@@ -463,7 +496,7 @@ export class McNode {
     });
     const node = new McNode({
       config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate, fork,
-      addressIndex,
+      addressIndex, stateFiles,
     });
     miner.on('sealed', (block) =>
       log.info('sealed block', {
@@ -507,13 +540,17 @@ export class McNode {
   async stop(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, addressIndex, fork } = this.parts;
+    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, addressIndex, fork, stateFiles, config, log } = this.parts;
     await network.stop();
     await rpc.stop();
     await addressIndex.stop();
     subscriptions.stop();
     filters.stop();
     await miner.stop();
+    // --dump-state: the head once nothing can move it any more. A failure is logged: the chain itself is safe.
+    if (config.state.dump) {
+      await stateFiles.writeFile(config.state.dump).catch((err: Error) => log.error('writing --dump-state failed', { file: config.state.dump, error: err.message }));
+    }
     await scs?.stop();
     // After the last block write: its pool updates may still journal removals.
     await pool.settled();

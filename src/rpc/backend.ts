@@ -10,6 +10,7 @@ import type { FeeHistory } from '../blockchain/feeHistory.js';
 import type { PendingBlock } from '../miner/pendingBlock.js';
 import type { AccountProof } from '../state/proof.js';
 import type { StateReader } from '../state/stateReader.js';
+import type { CallOverrides } from '../execution/call.js';
 
 /** A block tag resolved: a stored block, or the block being built on the head. */
 export type ResolvedBlock = { kind: 'mined'; block: Block } | { kind: 'pending'; pending: PendingBlock };
@@ -34,6 +35,12 @@ export interface McBackend {
   receipts(blockHash: Uint8Array): Promise<Receipt[] | undefined>;
   /** A transaction waiting in the pool. */
   poolTransaction(hash: Uint8Array): SignedTx | undefined;
+  /** Every transaction in the pool, executable first, each sender's in nonce order. */
+  poolTransactions(): SignedTx[];
+  /** The transaction `sender` sent with `nonce`: in the pool (no block), or in a canonical block. */
+  transactionBySenderAndNonce(sender: Uint8Array, nonce: bigint): Promise<{ tx: SignedTx; at?: { block: Block; index: number } } | undefined>;
+  /** The canonical block and index of `hash` once it is mined, or undefined after `timeoutMs`. */
+  waitForTransaction(hash: Uint8Array, timeoutMs: number): Promise<{ block: Block; index: number } | undefined>;
 
   // State
   /** The state a tag names (throws not-found for a block above the head). */
@@ -54,11 +61,16 @@ export interface McBackend {
   sendTransaction(req: TxRequest, key?: Uint8Array): Promise<SignedTx>;
   /** MOAC's signed message (r‖s‖v) with the unlocked key of `address`, or `key`. */
   signMessage(address: Uint8Array, message: Uint8Array, key?: Uint8Array): Uint8Array;
+  /** r‖s‖v over a 32-byte digest (EIP-712) with the unlocked key of `address`. */
+  signDigest(address: Uint8Array, digest: Uint8Array): Uint8Array;
+  /** Fills and signs with the unlocked key of `from`, without sending (eth_signTransaction). */
+  signTransaction(req: TxRequest): Promise<SignedTx>;
 
   // Calls (a request without `from` runs as the first owned account; `dappAddr` goes before the data)
-  call(req: TxRequest, tag: BlockTag): Promise<Uint8Array>;
+  // `overrides` change the state and block the call sees, for that call only (design.md §17)
+  call(req: TxRequest, tag: BlockTag, overrides?: CallOverrides): Promise<Uint8Array>;
   /** Gas for `req` at `tag`, at most its own `gas` or the pending block's gas limit. */
-  estimateGas(req: TxRequest, tag: BlockTag): Promise<bigint>;
+  estimateGas(req: TxRequest, tag: BlockTag, overrides?: CallOverrides): Promise<bigint>;
 
   // The node
   accounts(): Uint8Array[];

@@ -1,7 +1,7 @@
 // The one place where failures become JSON-RPC error objects. Domain code throws NodeError with
 // a kind; KIND_TO_ERROR has one entry per kind, so adding a kind without a code fails to compile.
 
-import { DecodeError, ErrorKind, NodeError } from '../errors.js';
+import { DecodeError, ErrorKind, NodeError, SimulationError } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { ChainFileError } from '../chainFile/chainFileError.js';
 import { AbiError } from '../scs/abi.js';
@@ -20,6 +20,8 @@ export const RpcCode = {
   ResponseTooLarge: -32003,
   LimitExceeded: -32005,
   Reverted: 3,
+  /** EIP-7966: eth_sendRawTransactionSync's receipt did not come in time */
+  Timeout: 4,
 } as const;
 
 const REVERTED = 'execution reverted';
@@ -44,7 +46,9 @@ const KIND_TO_ERROR: { readonly [K in ErrorKind]: (err: NodeError, debug: boolea
   [ErrorKind.LimitExceeded]: (e) => withData(RpcCode.LimitExceeded, e.message, e.data),
   [ErrorKind.Reverted]: (e) => withData(RpcCode.Reverted, revertMessage(e.message), revertData(e.data)),
   [ErrorKind.ForkUnavailable]: (e) => withData(RpcCode.Server, e.message, e.data),
+  [ErrorKind.Timeout]: (e) => withData(RpcCode.Timeout, e.message, revertData(e.data)),
   [ErrorKind.Unavailable]: (e) => withData(RpcCode.MethodNotFound, e.message, e.data),
+  [ErrorKind.SimulationRejected]: (e) => ({ code: e instanceof SimulationError ? e.code : RpcCode.Server, message: e.message }),
   [ErrorKind.Internal]: (e, debug) => withData(RpcCode.Internal, e.message || 'internal error', debug ? e.stack : undefined),
 };
 

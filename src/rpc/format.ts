@@ -135,3 +135,18 @@ export function formatReceipt(tx: SignedTx, receipt: Receipt, block: Block, inde
     effectiveGasPrice: q(tx.gasPrice),
   };
 }
+
+/** Every receipt of a block, log indexes running across the block (eth_getBlockReceipts). */
+export function formatBlockReceipts(block: Block, receipts: Receipt[]) {
+  let firstLogIndex = 0;
+  return receipts.map((receipt, i) => {
+    const out = formatReceipt(block.transactions[i], receipt, block, i, firstLogIndex);
+    firstLogIndex += receipt.logs.length;
+    return out;
+  });
+}
+
+/** The pending block's header: number, hash, nonce and logsBloom null, as formatPendingBlock. */
+export function formatPendingHeader(header: Header) {
+  return { number: null, hash: null, nonce: null, mixHash: d(header.mixHash), logsBloom: null, ...headerFields(header) };
+}

@@ -111,3 +111,17 @@ export function objectParam(v: unknown, i: number): Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ParamError(i, 'expected an object');
   return v as Record<string, unknown>;
 }
+
+/** A block by tag or by hash (geth's BlockNumberOrHash): a tag, a 32-byte hash, or `{blockHash}` / `{blockNumber}`. */
+export type BlockRef = { tag: BlockTag } | { hash: Uint8Array };
+
+export const blockRef: Codec<BlockRef> = (v, i) => {
+  if (typeof v === 'string' && v.length === 66) return { hash: hash(v, i) };
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    if (o.blockHash !== undefined) return { hash: hash(o.blockHash, i) };
+    if (o.blockNumber !== undefined) return { tag: blockTag(o.blockNumber, i) };
+    throw new ParamError(i, 'expected a block tag, a block hash, or {blockHash} / {blockNumber}');
+  }
+  return { tag: blockTag(v, i) };
+};

@@ -218,6 +218,7 @@ export class AccountTrie {
   /** Stores `value` at `key`; an empty value deletes the key (as the library's trie does). */
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {
     if (value.length === 0) return this.del(key);
+    this.nodes.recordPreimage(key);
     const root = await this.loadRoot();
     this.rootNode = await this.insert(root, nibbles(this.appliedKey(key)), 0, value);
     this.changed = true;
@@ -266,7 +267,7 @@ export class AccountTrie {
 
   /** A library trie on the same store at this root (storage tries, copies of the state manager). */
   shallowCopy(_includeCheckpoints?: boolean, opts: Record<string, unknown> = {}): MerklePatriciaTrie {
-    return new MerklePatriciaTrie({
+    const trie = new MerklePatriciaTrie({
       db: this.nodes,
       useKeyHashing: true,
       useKeyHashingFunction: keccak256,
@@ -274,6 +275,14 @@ export class AccountTrie {
       root: this.root(),
       ...opts,
     });
+    // Storage tries: their slots are recorded as preimages too (state dumps name them).
+    const put = trie.put.bind(trie);
+    const nodes = this.nodes;
+    trie.put = (key, value, skipKeyTransform) => {
+      if (value !== null && value.length > 0) nodes.recordPreimage(key);
+      return put(key, value, skipKeyTransform);
+    };
+    return trie;
   }
 
   // -------------------------------------------------------------- internals

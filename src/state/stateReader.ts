@@ -9,6 +9,9 @@ import type { WorldState } from './worldState.js';
 export interface AccountState {
   nonce: bigint;
   balance: bigint;
+  /** the roots eth_getAccount reports */
+  storageRoot: Uint8Array;
+  codeHash: Uint8Array;
 }
 
 export interface StateReader {

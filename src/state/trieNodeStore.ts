@@ -3,7 +3,8 @@
 // Reads look at the collected writes, then an LRU of hot nodes, then LevelDB.
 
 import type { BatchDBOp, DB } from '@ethereumjs/util';
-import { hexToBytes } from '../encoding/hex.js';
+import { bytesToHex, hexToBytes } from '../encoding/hex.js';
+import { keccak256 } from '../encoding/bytes.js';
 import type { BatchOp, Database } from '../store/database.js';
 import { keys } from '../store/schema.js';
 import { Lru } from '../store/lru.js';
@@ -32,8 +33,17 @@ export const TRIE_NODE_OVERHEAD = 300;
 
 const nodeWeight = (key: string, value: Uint8Array): number => TRIE_NODE_OVERHEAD + key.length + value.length;
 
+/** Trie keys whose preimages were written lately: hot accounts are written every block, their preimage once. */
+const KNOWN_PREIMAGES = 20_000;
+
 export class TrieNodeStore implements DB<string, TrieValue> {
   private pending = new Map<string, Uint8Array>();
+  /**
+   * Addresses and storage slots written as trie keys (hashed in the trie), kept so that a state
+   * dump (anvil_dumpState) can name them; written with the block's nodes, by key hash.
+   */
+  private preimages = new Map<string, Uint8Array>();
+  private readonly knownPreimages: Lru<string, true>;
   /** writes of earlier verified blocks whose batch is not written yet (an import group) */
   private staged = new Map<string, Uint8Array>();
   private readonly cache: Lru<string, Uint8Array>;
@@ -47,6 +57,13 @@ export class TrieNodeStore implements DB<string, TrieValue> {
     private readonly base?: TrieNodeStore,
   ) {
     this.cache = new Lru(base ? 0 : cacheBytes, nodeWeight);
+    this.knownPreimages = new Lru(base ? 0 : KNOWN_PREIMAGES);
+  }
+
+  /** Records `key` (an address or a storage slot) as the preimage of its trie key hash. */
+  recordPreimage(key: Uint8Array): void {
+    const hex = bytesToHex(key);
+    if (!this.preimages.has(hex) && this.knownPreimages.get(hex) === undefined) this.preimages.set(hex, key.slice());
   }
 
   /**
@@ -106,8 +123,14 @@ export class TrieNodeStore implements DB<string, TrieValue> {
         cache.set(key, value);
       }
     }
+    const known = (this.base ?? this).knownPreimages;
+    for (const [hex, key] of this.preimages) {
+      ops.push({ type: 'put', key: keys.preimage(keccak256(key)), value: key });
+      known.set(hex, true);
+    }
     this.pending = new Map();
     this.staged = new Map();
+    this.preimages = new Map();
     return ops;
   }
 
@@ -125,9 +148,14 @@ export class TrieNodeStore implements DB<string, TrieValue> {
     this.pending = new Map();
   }
 
-  /** Forgets collected writes (a block that was built but not committed); staged ones stay. */
+  /**
+   * Forgets collected writes (a block that was built but not committed); staged ones stay. The
+   * chain's store keeps the preimages (true whatever block wrote them; its next batch takes them);
+   * a scratch store, which never writes a batch of its own, drops them.
+   */
   discardWrites(): void {
     this.pending = new Map();
+    if (this.base) this.preimages = new Map();
   }
 
   /** Forgets every write not yet in a batch, staged ones too (their batch was not written). */

@@ -18,6 +18,7 @@ const P = {
   td: prefix('d:'), // hash → total difficulty (minimal bytes)
   txIndex: prefix('x:'), // tx hash → RLP [block hash, index]
   trieNode: prefix('n:'), // node hash (or code hash key) → trie node / code
+  preimage: prefix('k:'), // keccak256(address or storage slot) → the address or slot (state dumps)
   poolJournal: prefix('p:'), // tx hash → raw tx (acknowledged, not yet mined)
   app: prefix('a:'), // app-chain data (scs/), sub-keys chosen there
   snapshot: prefix('s:'), // snapshot id(8) → RLP [head hash, clock, raw pool txs] (miner/devSnapshots.ts)
@@ -47,6 +48,7 @@ export const keys = {
   td: (hash: Uint8Array) => concatBytes(P.td, hash),
   txIndex: (txHash: Uint8Array) => concatBytes(P.txIndex, txHash),
   trieNode: (key: Uint8Array) => concatBytes(P.trieNode, key),
+  preimage: (hash: Uint8Array) => concatBytes(P.preimage, hash),
   poolJournal: (txHash: Uint8Array) => concatBytes(P.poolJournal, txHash),
   poolJournalRange: { gte: P.poolJournal, lt: concatBytes(P.poolJournal, new Uint8Array(33).fill(0xff)) },
   app: (sub: Uint8Array) => concatBytes(P.app, sub),
@@ -74,6 +76,8 @@ export const keys = {
   chainBase: concatBytes(P.meta, prefix('chainBase')),
   /** a fork datadir's record: its upstream, block and chain (fork/forkRecord.ts) */
   fork: concatBytes(P.meta, prefix('fork')),
+  /** the block gas limit evm_setBlockGasLimit set (devControls/devState.ts) */
+  devGasLimit: concatBytes(P.meta, prefix('devgaslimit')),
 };
 
 // The fork cache (docs/fork-mode.md#the-cache): a database of its own, `<datadir>/forkcache` or

@@ -81,10 +81,18 @@ export class TraceRunner {
     return results;
   }
 
-  /** Traces a message on `header`'s state, as mc_call runs it (no balance check for gas, the gas cap, the block's own miner). */
-  async traceCall<R>(req: CallRequest, header: Header, tracer: Tracer<R>, limits: TraceLimits): Promise<R> {
+  /**
+   * Traces a message on `header`'s state, as mc_call runs it (no balance check for gas, the gas
+   * cap, the block's own miner); `prepare` changes that scratch state first (state overrides,
+   * anvil_dealERC20 trying a slot).
+   */
+  async traceCall<R>(
+    req: CallRequest, header: Header, tracer: Tracer<R>, limits: TraceLimits,
+    prepare?: (sm: MerkleStateManager) => Promise<void>,
+  ): Promise<R> {
     const nodes = this.deps.scratchNodes();
     const sm = await this.deps.world.stateManagerAt(header.stateRoot, nodes);
+    await prepare?.(sm);
     const evm = await this.deps.makeEvm(sm);
     const data = req.data ?? new Uint8Array();
     const gas = callGas(req.gas, this.deps.gasCap);
@@ -93,7 +101,7 @@ export class TraceRunner {
     const from = req.from ?? new Uint8Array(20);
     const miner = header.miner;
     const traced: TracedTx = { from, to: req.to, value: req.value ?? 0n, gas, gasPrice: req.gasPrice ?? 0n, data, coinbase: miner };
-    const before = tracer.wantsStates ? await this.deps.world.stateManagerAt(header.stateRoot, nodes) : undefined;
+    const before = tracer.wantsStates ? (prepare ? await this.snapshot(sm, nodes) : await this.deps.world.stateManagerAt(header.stateRoot, nodes)) : undefined;
     tracer.begin?.(traced);
     const result = await withTracer(evm, tracer, traceClock(limits), () =>
       evm.runCall({

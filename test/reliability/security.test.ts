@@ -68,7 +68,7 @@ t.test('a node started without security flags', async (t) => {
   });
 
   await t.test('HTTP serves only the default --rpcapi namespaces; IPC serves all', async (t) => {
-    t.same(await rpc(node.http!, 'rpc_modules'), { libx: '1.0', mc: '1.0', net: '1.0', vnode: '1.0', txpool: '1.0', miner: '1.0', rpc: '1.0', evm: '1.0', anvil: '1.0', hardhat: '1.0', ots: '1.0', erigon: '1.0', trace: '1.0' });
+    t.same(await rpc(node.http!, 'rpc_modules'), { libx: '1.0', mc: '1.0', net: '1.0', vnode: '1.0', txpool: '1.0', miner: '1.0', rpc: '1.0', evm: '1.0', anvil: '1.0', hardhat: '1.0', ots: '1.0', erigon: '1.0', trace: '1.0', debug: '1.0' });
     for (const method of ['personal_listAccounts', 'admin_nodeInfo', 'admin_stopRPC', 'personal_unlockAccount']) {
       const reply = JSON.parse((await post(node.http!, method)).body);
       t.equal(reply.error?.code, -32601, `${method} over HTTP`);

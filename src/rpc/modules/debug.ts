@@ -12,7 +12,11 @@ import { StructLogger } from '../../tracing/structLogger.js';
 import { CallTracer } from '../../tracing/callTracer.js';
 import { PrestateTracer } from '../../tracing/prestateTracer.js';
 import { FourByteTracer } from '../../tracing/fourByteTracer.js';
-import { ParamError, blockTag, hash, method, objectParam, optional, type Codec } from '../params.js';
+import { ParamError, blockTag, hash, member, method, objectParam, optional, type Codec } from '../params.js';
+import { blockOverrides, callOverrides, stateOverrides } from '../overrideParams.js';
+import { overriddenHeader, type CallOverrides } from '../../execution/call.js';
+import { applyOverrides } from '../../state/overrideState.js';
+import type { StateManagerInterface } from '@ethereumjs/common';
 import type { RpcMethod } from '../types.js';
 import { txRequest } from './mc/transactions.js';
 import type { McBackend } from '../backend.js';
@@ -86,6 +90,14 @@ function traceOptions(ctx: DebugContext, v: unknown, i: number): TracerChoice {
 
 const options = (ctx: DebugContext): Codec<TracerChoice> => (v, i) => traceOptions(ctx, v, i);
 
+/** debug_traceCall's options: a tracer's, and geth's `stateOverrides` / `blockOverrides` (design.md §17). */
+const callOptions = (ctx: DebugContext): Codec<TracerChoice & { overrides?: CallOverrides }> => (v, i) => {
+  const choice = traceOptions(ctx, v, i);
+  if (v === undefined || v === null) return choice;
+  const o = objectParam(v, i);
+  return { ...choice, overrides: callOverrides(member(o, 'stateOverrides', stateOverrides, i), member(o, 'blockOverrides', blockOverrides, i)) };
+};
+
 export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
   const { backend } = ctx;
   const opts = optional(options(ctx));
@@ -119,12 +131,16 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
       const [result] = await ctx.traces.traceBlock((await parentOf(found.block)).header, found.block, [found.index], c.make, c.limits, true);
       return c.format(result as never);
     }),
-    debug_traceCall: method([txRequest, optional(blockTag), opts], async (req, tag, choice) => {
-      const c = defaults(choice);
+    debug_traceCall: method([txRequest, optional(blockTag), optional(callOptions(ctx))], async (req, tag, choice) => {
+      const c = choice ?? defaults(undefined);
       const block = await minedBlock(tag ?? 'latest');
       if (!block) throw notFound('header not found');
       const from = req.from ?? backend.accounts()[0];
-      const result = await ctx.traces.traceCall({ ...req, from }, block.header, c.make(), c.limits);
+      const overrides = choice?.overrides;
+      const accounts = overrides?.state;
+      const header = overriddenHeader(block.header, overrides?.block);
+      const prepare = accounts === undefined ? undefined : (sm: StateManagerInterface) => applyOverrides(sm, accounts);
+      const result = await ctx.traces.traceCall({ ...req, from }, header, c.make(), c.limits, prepare);
       return c.format(result as never);
     }),
     debug_traceBlockByNumber: method([blockTag, opts], async (tag, choice) => traceBlock(await minedBlock(tag), defaults(choice))),

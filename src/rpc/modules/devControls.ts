@@ -10,8 +10,12 @@ import { bytesToHex, encodeQuantity } from '../../encoding/hex.js';
 import { invalidTransaction, wrongState } from '../../errors.js';
 import { DEFAULT_SEND_GAS } from '../../accounts/signer.js';
 import { txRequest } from './mc/transactions.js';
-import { ParamError, address, boolean, count, data, hash, method, optional, quantity, uint64, type Codec } from '../params.js';
+import { ParamError, address, boolean, count, data, decodeArg, hash, method, optional, quantity, uint64, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
+import { readState, type StateFiles } from '../../devControls/stateFiles.js';
+import type { DumpedAccount } from '../../state/stateDump.js';
+import { packState } from '../../devControls/anvilStateFile.js';
+import { moreDevControls, type MoreDevControls } from './devChainControls.js';
 
 export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const;
 
@@ -33,12 +37,14 @@ const blockCount: Codec<bigint> = (v, i) => {
   return n;
 };
 
-export interface DevControls {
+export interface DevControls extends MoreDevControls {
   mining: DevMining;
   snapshots: DevSnapshots;
   state: DevState;
   /** the default gas price of a sent transaction */
   gasPrice: () => bigint;
+  /** `--compat`: under anvil, evm_setIntervalMining takes seconds as Anvil's does */
+  compat: 'none' | 'anvil' | 'hardhat';
 }
 
 /** A storage slot: a QUANTITY or a 32-byte word (leading zeros allowed, as Hardhat sends them). */
@@ -62,6 +68,8 @@ function shared(dev: DevControls): Record<string, RpcMethod> {
     setBalance: method([address, quantity], (a, value) => setter({ op: 'setBalance', address: a, value })),
     setCode: method([address, data], (a, code) => setter({ op: 'setCode', address: a, code })),
     setNonce: method([address, uint64], (a, nonce) => setter({ op: 'setNonce', address: a, nonce })),
+    // Ganache's name for setNonce, which Anvil serves too.
+    setAccountNonce: method([address, uint64], (a, nonce) => setter({ op: 'setNonce', address: a, nonce })),
     setStorageAt: method([address, slot, storageValue], (a, s, value) => setter({ op: 'setStorageAt', address: a, slot: s, value })),
     setCoinbase: method([address], (a) => setter({ op: 'setCoinbase', address: a })),
     impersonateAccount: method([address], async (a) => {
@@ -84,12 +92,7 @@ function shared(dev: DevControls): Record<string, RpcMethod> {
       return true;
     }),
     getAutomine: method([], () => mining.automine),
-    setIntervalMining: method([count], async (ms) => {
-      // Node's timers hold at most 2^31 - 1 ms; a longer one would fire at once.
-      if (ms > MAX_INTERVAL_MS) throw new ParamError(0, `at most ${MAX_INTERVAL_MS} ms`);
-      await mining.setIntervalMining(ms);
-      return true;
-    }),
+    setIntervalMining: intervalMining(mining, 1),
     increaseTime: method([seconds], async (s) => encodeQuantity(await mining.increaseTime(s))),
     setNextBlockTimestamp: method([seconds], async (t) => {
       await mining.setNextBlockTimestamp(t);
@@ -98,10 +101,28 @@ function shared(dev: DevControls): Record<string, RpcMethod> {
   };
 }
 
+/**
+ * Interval mining every `n` units of `unitMs`: Hardhat's evm_setIntervalMining takes milliseconds,
+ * Anvil's (and anvil_setIntervalMining) seconds, as viem's test client sends them in each mode.
+ */
+function intervalMining(mining: DevMining, unitMs: number): RpcMethod {
+  return method([count], async (n) => {
+    const ms = n * unitMs;
+    // Node's timers hold at most 2^31 - 1 ms; a longer one would fire at once.
+    if (ms > MAX_INTERVAL_MS) throw new ParamError(0, `at most ${MAX_INTERVAL_MS / unitMs} ${unitMs === 1 ? 'ms' : 's'}`);
+    await mining.setIntervalMining(ms);
+    return true;
+  });
+}
+
 export function devControlMethods(dev: DevControls): Record<string, RpcMethod> {
   const out: Record<string, RpcMethod> = {};
-  const common = shared(dev);
+  const common = { ...shared(dev), ...moreDevControls(dev) };
   for (const ns of DEV_NAMESPACES) for (const [name, m] of Object.entries(common)) out[`${ns}_${name}`] = m;
+  out.anvil_setIntervalMining = intervalMining(dev.mining, 1000);
+  // Anvil's reading of the interval: seconds, null while no interval blocks are sealed.
+  out.anvil_getIntervalMining = method([], () => (dev.mining.intervalMs > 0 ? dev.mining.intervalMs / 1000 : null));
+  if (dev.compat === 'anvil') out.evm_setIntervalMining = out.anvil_setIntervalMining;
   // evm_mine takes an optional timestamp, not a count (Ganache and Hardhat's form).
   out.evm_mine = method([optional(seconds)], async (timestamp) => {
     await dev.mining.mine(timestamp);
@@ -110,7 +131,7 @@ export function devControlMethods(dev: DevControls): Record<string, RpcMethod> {
   // Anvil's eth_sendUnsignedTransaction: a send from an impersonated account (no key, no signature).
   out.mc_sendUnsignedTransaction = method([txRequest], async (req) => {
     if (!req.from) throw invalidTransaction('missing from address');
-    if (!dev.state.isImpersonated(req.from)) throw wrongState(`${bytesToHex(req.from)} is not impersonated (call anvil_impersonateAccount first)`);
+    if (!dev.state.isImpersonated(req.from) && !dev.state.autoImpersonate) throw wrongState(`${bytesToHex(req.from)} is not impersonated (call anvil_impersonateAccount first)`);
     const tx = await dev.state.sendImpersonated(req.from, {
       nonce: 0n, syscnt: 0n, gasPrice: req.gasPrice ?? dev.gasPrice(), gas: req.gas ?? DEFAULT_SEND_GAS, to: req.to ?? null,
       value: req.value ?? 0n, data: req.data ?? new Uint8Array(), shardingFlag: 0n, via: null,
@@ -122,5 +143,25 @@ export function devControlMethods(dev: DevControls): Record<string, RpcMethod> {
     await dev.snapshots.setHead(number);
     return null;
   });
+  return out;
+}
+
+/** A state in Anvil's format, as hex of its (gzipped) JSON bytes, decoded to its accounts. */
+const stateBytes: Codec<DumpedAccount[]> = (v, i) => {
+  const bytes = data(v, i);
+  return decodeArg(i, () => readState(bytes));
+};
+
+/** anvil_dumpState / anvil_loadState (and the evm_ and hardhat_ names, as viem's modes send them). */
+export function stateFileMethods(files: StateFiles): Record<string, RpcMethod> {
+  const out: Record<string, RpcMethod> = {};
+  for (const ns of DEV_NAMESPACES) {
+    // Anvil's optional preserve-historical-states flag: a MOAC chain keeps its history anyway.
+    out[`${ns}_dumpState`] = method([optional(boolean)], async () => bytesToHex(packState(await files.dump())));
+    out[`${ns}_loadState`] = method([stateBytes], async (accounts) => {
+      await files.load(accounts);
+      return true;
+    });
+  }
   return out;
 }

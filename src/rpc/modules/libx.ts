@@ -24,5 +24,7 @@ export function netMethods(info: NetInfo): Record<string, RpcMethod> {
     // The RPC endpoint answering is itself the proof that the node listens.
     net_listening: method([], () => true),
     net_peerCount: method([], () => '0x' + info.peerCount().toString(16)),
+    // Anvil's eth_networkId: net_version under the chain namespace.
+    mc_networkId: method([], () => info.networkId.toString()),
   };
 }

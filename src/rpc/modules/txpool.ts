@@ -6,7 +6,8 @@ import { toChecksumAddress } from '../../encoding/address.js';
 import { encodeQuantity } from '../../encoding/hex.js';
 import type { TxPool } from '../../txpool/txPool.js';
 import { formatTransaction } from '../format.js';
-import { method } from '../params.js';
+import { address, method } from '../params.js';
+import { bytesToHex } from '../../encoding/hex.js';
 import type { RpcMethod } from '../types.js';
 
 /** `<to>: <value> sha + <gas> × <gasPrice> gas`, or `contract creation: …`. */
@@ -31,6 +32,14 @@ export function txpoolMethods(pool: TxPool): Record<string, RpcMethod> {
       const { pending, queued } = pool.content();
       const leaf = (tx: SignedTx) => formatTransaction(tx, undefined, true);
       return { pending: bySender(pending, leaf), queued: bySender(queued, leaf) };
+    }),
+    // geth's txpool_contentFrom: one sender's transactions, keyed by decimal nonce.
+    txpool_contentFrom: method([address], (sender) => {
+      const { pending, queued } = pool.content();
+      const key = bytesToHex(sender);
+      const leaf = (tx: SignedTx) => formatTransaction(tx, undefined, true);
+      const nonces = (txs: SignedTx[] | undefined) => Object.fromEntries((txs ?? []).map((tx) => [tx.nonce.toString(), leaf(tx)]));
+      return { pending: nonces(pending.get(key)), queued: nonces(queued.get(key)) };
     }),
     txpool_inspect: method([], () => {
       const { pending, queued } = pool.content();

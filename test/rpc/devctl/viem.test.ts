@@ -133,3 +133,38 @@ t.test('a testnet-preset node refuses the setters', async (t) => {
   const reply = await node.ipcCall('hardhat_setCode', [DEV[0].address, '0x00']);
   t.equal(reply.error?.code, -32601);
 });
+
+// The test-client actions of design.md §17: setBlockGasLimit, dumpState into a second node's
+// loadState, setIntervalMining in seconds (--compat anvil, as viem's anvil mode sends them), reset.
+for (const mode of ['anvil', 'hardhat'] as const) {
+  t.test(`viem test client, ${mode} mode: gas limit, state files, interval, reset`, async (t) => {
+    const compat = mode === 'anvil' ? ['--compat', 'anvil'] : [];
+    const node = await startNode(testDir(t), [...flags, ...compat]);
+    t.teardown(() => node.stop());
+    const test = createTestClient({ mode, transport: http(node.url) });
+    const pub = createPublicClient({ transport: http(node.url), cacheTime: 0 });
+    const who = '0x' + '45'.repeat(20) as Address;
+
+    await test.setBlockGasLimit({ gasLimit: 20_000_000n });
+    t.equal((await pub.getBlock()).gasLimit, 20_000_000n, 'setBlockGasLimit');
+
+    await test.setBalance({ address: who, value: 777n });
+    await test.setCode({ address: who, bytecode: '0x6005' });
+    const state = await test.dumpState();
+    const other = await startNode(testDir(t), flags);
+    t.teardown(() => other.stop());
+    const otherTest = createTestClient({ mode, transport: http(other.url) });
+    const otherPub = createPublicClient({ transport: http(other.url), cacheTime: 0 });
+    await otherTest.loadState({ state });
+    t.equal(await otherPub.getBalance({ address: who }), 777n, 'dumpState → loadState');
+    t.equal(await otherPub.getCode({ address: who }), '0x6005');
+
+    await test.setIntervalMining({ interval: 2 });
+    t.equal(await node.rpc('anvil_getIntervalMining'), 2, 'two seconds, in either mode');
+    await test.setIntervalMining({ interval: 0 });
+
+    await test.reset();
+    t.equal(await pub.getBlockNumber(), 0n, 'reset: back to genesis');
+    t.equal(await pub.getBalance({ address: who }), 0n);
+  });
+}

@@ -1,7 +1,7 @@
 // The one error mapping: every ErrorKind has a code, and nothing thrown escapes as a crash.
 
 import t from 'tap';
-import { ErrorKind, NodeError, invalidParams, limitExceeded, refused } from '../../../src/errors.js';
+import { ErrorKind, NodeError, SimulationError, invalidParams, limitExceeded, refused } from '../../../src/errors.js';
 import { RpcCode, methodNotFound, toRpcError } from '../../../src/rpc/errors.js';
 
 t.test('each kind maps to its code', async (t) => {
@@ -26,11 +26,14 @@ t.test('each kind maps to its code', async (t) => {
     reverted: 3,
     forkUnavailable: -32000,
     unavailable: -32601,
+    timeout: 4,
+    simulationRejected: -32000,
     internal: -32603,
   };
   for (const kind of Object.values(ErrorKind)) {
     t.equal(toRpcError(new NodeError(kind, 'm'), false).code, expected[kind], kind);
   }
+  t.same(toRpcError(new SimulationError(-38014, 'insufficient funds'), false), { code: -38014, message: 'insufficient funds' }, "simulation keeps geth's code");
   t.same(toRpcError(invalidParams('invalid argument 1: not a hex string'), false), {
     code: -32602,
     message: 'invalid argument 1: not a hex string',

@@ -31,7 +31,7 @@ t.test('HTTP port upgrades, --ws endpoint, IPC subscriptions, HTTP refusal', asy
   t.equal((await separate.call('net_version')).result, '100');
   t.equal((await separate.call('txpool_status')).error.code, -32601, '--wsapi leaves txpool out');
   t.same((await separate.call('rpc_modules')).result, { mc: '1.0', net: '1.0', rpc: '1.0' }, 'rpc_modules names the --wsapi list');
-  t.same((await onHttpPort.call('rpc_modules')).result, { libx: '1.0', mc: '1.0', net: '1.0', vnode: '1.0', txpool: '1.0', miner: '1.0', rpc: '1.0', evm: '1.0', anvil: '1.0', hardhat: '1.0', ots: '1.0', erigon: '1.0', trace: '1.0' }, 'the HTTP list, dev controls included on the devnet');
+  t.same((await onHttpPort.call('rpc_modules')).result, { libx: '1.0', mc: '1.0', net: '1.0', vnode: '1.0', txpool: '1.0', miner: '1.0', rpc: '1.0', evm: '1.0', anvil: '1.0', hardhat: '1.0', ots: '1.0', erigon: '1.0', trace: '1.0', debug: '1.0' }, 'the HTTP list, dev controls included on the devnet');
 
   // IPC: a subscription pushes lines on the same socket
   const ipc = net.connect(node.ipcPath);

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { RLP } from '@ethereumjs/rlp';
 import {
-  SYSTEM_CONTRACT, SYSTEM_SENDER, decodeBlockTransaction, decodeSystemPayload, encodePayouts, impersonatedTx, settlementTx, setterTx,
+  SYSTEM_CONTRACT, SYSTEM_SENDER, decodeBlockTransaction, decodeSystemPayload, encodePayouts, gasLimitSetBy, impersonatedTx, settlementTx, setterTx,
   type DevSetter,
 } from '../../../src/chain/systemTx.js';
 import { decodeTransaction, encodeSignedTransaction, signTransaction } from '../../../src/chain/transaction.js';
@@ -32,6 +32,11 @@ t.test('each kind round-trips through the block decoder', async (t) => {
     { op: 'setNonce', address: A, nonce: 9n },
     { op: 'setStorageAt', address: A, slot: 1n, value: 2n ** 255n },
     { op: 'setCoinbase', address: B },
+    { op: 'setBlockGasLimit', gasLimit: 30_000_000n },
+    { op: 'loadState', accounts: [
+      { address: A, nonce: 1n, balance: 10n ** 18n, code: Uint8Array.of(0x60, 0x02), storage: [[0n, 5n], [2n ** 200n, 1n]] },
+      { address: B, nonce: 0n, balance: 0n, code: new Uint8Array(), storage: [] },
+    ] },
   ];
   const impersonated = impersonatedTx({ from: B, nonce: 4n, to: null, value: 7n, data: Uint8Array.of(0x60, 0x00), gas: 90_000n, gasPrice: 1n });
   for (const tx of [settlement, ...setters.map((s, i) => setterTx(BigInt(i), s)), impersonated]) {
@@ -50,6 +55,14 @@ t.test('each kind round-trips through the block decoder', async (t) => {
   t.equal(bytesToHex(impersonated.from), bytesToHex(B), 'the impersonated sender comes from via');
   t.same([impersonated.syscnt, impersonated.gas, impersonated.to], [3n, 90_000n, null]);
   t.not(bytesToHex(setterTx(0n, setters[0]).hash), bytesToHex(setterTx(1n, setters[0]).hash), 'the 0x…64 nonce keeps equal changes apart');
+});
+
+t.test('a setBlockGasLimit setter names the gas limit its block carries; nothing else does', async (t) => {
+  t.equal(gasLimitSetBy([setterTx(0n, { op: 'setBlockGasLimit', gasLimit: 12_345_678n })]), 12_345_678n);
+  t.equal(gasLimitSetBy([setterTx(0n, { op: 'setBalance', address: A, value: 1n }), settlementTx(1n, payouts)]), undefined);
+  t.equal(gasLimitSetBy([]), undefined);
+  const loadState = RLP.decode(setterTx(0n, { op: 'loadState', accounts: [] }).data) as unknown as Uint8Array[];
+  t.equal(Number(bigintToBytes(7n)[0]), loadState[0][0], 'loadState is op 7');
 });
 
 t.test('users may not send system transactions (mc_sendRawTransaction decodes with decodeTransaction)', async (t) => {

@@ -26,7 +26,7 @@ t.test('help lists every option of the schema with its aliases, doc and default'
   }
   t.match(block('--rpc.port'), /--rpcport, --rpc\.port <port>[\s\S]*\(default: 8545\)/);
   t.match(block('--mining.mode'), /\(default: mixed\)/);
-  t.match(block('--rpc.api'), /\(default:\s+libx,mc,net,vnode,txpool,miner,rpc,evm,anvil,hardhat,ots,erigon,trace\)/);
+  t.match(block('--rpc.api'), /\(default:\s+libx,mc,net,vnode,txpool,miner,rpc,evm,anvil,hardhat,ots,erigon,trace,debug\)/);
   t.match(block('--accounts.allowInsecureUnlock'), /--allow-insecure-unlock, --accounts\.allowInsecureUnlock\n/, 'booleans take no value placeholder');
 });
 

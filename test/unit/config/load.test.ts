@@ -41,7 +41,7 @@ t.test('defaults are the devnet values', async (t) => {
   t.equal(c.mining.targetBlockTime, 10);
   t.equal(c.mining.minimumDifficulty, 131072n);
   t.same(c.rpc, {
-    enabled: true, addr: '127.0.0.1', port: 8545, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'ots', 'erigon', 'trace'], corsDomain: [], vhosts: ['localhost'],
+    enabled: true, addr: '127.0.0.1', port: 8545, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat', 'ots', 'erigon', 'trace', 'debug'], corsDomain: [], vhosts: ['localhost'],
     fastCall: true, fastCallVerify: 0, evmTimeout: 5000, gasCap: 50_000_000n,
   });
   t.same(c.ipc, { disabled: false, path: path.resolve('data/devnet/vnode.ipc') }, 'the socket path is absolute');

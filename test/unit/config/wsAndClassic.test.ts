@@ -8,7 +8,7 @@ import { testDir } from '../../helpers/testDir.js';
 const load = (...argv: string[]) => loadInvocation(argv, {}).config;
 
 t.test('ws: off by default; geth flag names set it', async (t) => {
-  t.same(load().ws, { enabled: false, addr: '127.0.0.1', port: 8546, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'ots', 'erigon', 'trace'], origins: [] });
+  t.same(load().ws, { enabled: false, addr: '127.0.0.1', port: 8546, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'ots', 'erigon', 'trace', 'debug'], origins: [] });
   const c = load('--ws', '--wsaddr', '0.0.0.0', '--wsport', '9546', '--wsapi', 'mc,net', '--wsorigins', 'http://a.example,http://b.example');
   t.same(c.ws, { enabled: true, addr: '0.0.0.0', port: 9546, api: ['mc', 'net'], origins: ['http://a.example', 'http://b.example'] });
   t.equal(loadInvocation([], { MCNODE_WSPORT: '7000' }).config.ws.port, 7000);

@@ -51,7 +51,7 @@ t.test('reads: the backend answers, the handler encodes', async (t) => {
       tags.push(tag);
       return {
         header: {} as never,
-        getAccount: async () => ({ nonce: 7n, balance: 10n ** 18n }),
+        getAccount: async () => ({ nonce: 7n, balance: 10n ** 18n, storageRoot: new Uint8Array(32), codeHash: new Uint8Array(32) }),
         getCode: async () => new Uint8Array([0x60, 0x00]),
         getStorage: async () => new Uint8Array(32).fill(1),
       };

@@ -4,8 +4,9 @@ import type { TxRequest } from '../../../accounts/signer.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
 import { invalidTransaction } from '../../../errors.js';
 import {
-  address, blockTag, data, decodeArg, member, method, objectParam, quantity, uint64, withDefault, type Codec,
+  address, blockTag, data, decodeArg, member, method, objectParam, optional, quantity, uint64, withDefault, type Codec,
 } from '../../params.js';
+import { blockOverrides, callOverrides, stateOverrides } from '../../overrideParams.js';
 import type { RpcMethod } from '../../types.js';
 import type { McBackend } from '../../backend.js';
 
@@ -51,7 +52,9 @@ export function transactionMethods(backend: McBackend): Record<string, RpcMethod
       return bytesToHex(tx.hash);
     }),
     mc_sign: method([address, data], (addr, message) => bytesToHex(backend.signMessage(addr, message))),
-    mc_call: method([txRequest, latest], async (req, tag) => bytesToHex(await backend.call(req, tag))),
-    mc_estimateGas: method([txRequest, latest], async (req, tag) => encodeQuantity(await backend.estimateGas(req, tag))),
+    mc_call: method([txRequest, latest, optional(stateOverrides), optional(blockOverrides)], async (req, tag, state, block) =>
+      bytesToHex(await backend.call(req, tag, callOverrides(state, block)))),
+    mc_estimateGas: method([txRequest, latest, optional(stateOverrides)], async (req, tag, state) =>
+      encodeQuantity(await backend.estimateGas(req, tag, callOverrides(state, undefined)))),
   };
 }
