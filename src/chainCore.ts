@@ -4,7 +4,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
-import type { Config } from './config/schema.js';
+import type { Config, Hardfork } from './config/schema.js';
 import { ConfigError } from './errors.js';
 import { bytesToHex } from './encoding/hex.js';
 import { keccak256 } from './encoding/bytes.js';
@@ -24,8 +24,13 @@ import { choosePow } from './consensus/powNames.js';
 import { createPowEngine } from './consensus/selectPow.js';
 
 export function createCommon(config: Config): Common {
-  return createCustomCommon({ chainId: Number(config.chain.chainId), name: 'mcnode' }, Mainnet, {
-    hardfork: config.chain.hardfork,
+  return commonFor(config.chain.chainId, config.chain.hardfork);
+}
+
+/** The common of a chain id and hardfork (the conformance runner makes one per hardfork). */
+export function commonFor(chainId: bigint, hardfork: Hardfork): Common {
+  return createCustomCommon({ chainId: Number(chainId), name: 'mcnode' }, Mainnet, {
+    hardfork,
     customCrypto: { keccak256 }, // the EVM's SHA3 and the state manager's code hashes
   });
 }
