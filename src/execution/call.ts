@@ -15,7 +15,7 @@ import { Lru } from '../store/lru.js';
 import type { WorldState } from '../state/worldState.js';
 import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
-import { intrinsicGas } from './gas.js';
+import { MOAC_TX_GAS, intrinsicGas, type TxGasRules } from './gas.js';
 import { Engine, type FastBlock, type FastOutcome } from './fastCall/engine.js';
 import { S_ABORT, S_HALT, S_NEED } from './fastCall/frame.js';
 import { callRules } from './fastCall/rules.js';
@@ -79,6 +79,8 @@ export class CallExecutor {
     private readonly coinbase: () => Uint8Array,
     /** run calls on our own interpreter where it implements the chain's rules (false: always the library) */
     private readonly fastCalls = true,
+    /** the intrinsic gas table (Ethereum's when the conformance runner compares the two engines) */
+    private readonly gasRules: TxGasRules = MOAC_TX_GAS,
   ) {}
 
   /** The last root asked for and its context (once made): calls at the head skip the hex key, the LRU and an await. */
@@ -140,7 +142,7 @@ export class CallExecutor {
   private execute(ctx: Context, req: CallRequest, header: Header): CallOutcome | Promise<CallOutcome> {
     const data = req.data ?? EMPTY;
     const isCreation = req.to === undefined;
-    const intrinsic = intrinsicGas(data, isCreation);
+    const intrinsic = intrinsicGas(data, isCreation, this.gasRules);
     const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
     const miner = isZero(header.miner) ? this.coinbase() : header.miner;
@@ -244,7 +246,7 @@ export class CallExecutor {
       if (top.error === 'revert') throw callError(top);
       throw executionFailed(top.error === 'out of gas' ? `gas required exceeds allowance (${cap})` : top.error);
     }
-    let lo = intrinsicGas(req.data ?? new Uint8Array(), req.to === undefined) - 1n;
+    let lo = intrinsicGas(req.data ?? new Uint8Array(), req.to === undefined, this.gasRules) - 1n;
     let hi = cap;
     // Most messages succeed with exactly what they used; try that first.
     if (top.gasUsed > lo && top.gasUsed < hi) {

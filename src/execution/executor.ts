@@ -1,6 +1,6 @@
-// Applies one transaction to a state manager inside a block: MOAC intrinsic gas, nonce and
-// balance checks, the EVM call or creation, refunds, fees to the miner, self-destructed and
-// (from spuriousDragon) touched empty accounts removed, the receipt.
+// Applies one transaction to a state manager inside a block: intrinsic gas (MOAC's table unless
+// told), nonce and balance checks, the EVM call or creation, refunds, fees to the miner,
+// self-destructed and (from spuriousDragon) touched empty accounts removed, the receipt.
 
 import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
@@ -9,7 +9,7 @@ import { equalBytes } from '../encoding/bytes.js';
 import { hexToBytes } from '../encoding/hex.js';
 import type { Log, Receipt, SignedTx } from '../chain/types.js';
 import { logsBloom } from '../chain/block.js';
-import { intrinsicGas } from './gas.js';
+import { MOAC_TX_GAS, intrinsicGas, type TxGasRules } from './gas.js';
 
 export interface BlockEnv {
   number: bigint;
@@ -60,10 +60,12 @@ export async function applyTransaction(
   gasUsedBefore: bigint,
   /** run even a plain transfer through the EVM (tracing wants its message events); same state */
   viaEvm = false,
+  /** the intrinsic gas table (Ethereum's for the conformance vectors) */
+  gasRules: TxGasRules = MOAC_TX_GAS,
 ): Promise<ApplyResult> {
   if (gasUsedBefore + tx.gas > env.gasLimit) return { ok: false, reason: 'exceeds block gas limit' };
   const isCreation = tx.to === null;
-  const intrinsic = intrinsicGas(tx.data, isCreation);
+  const intrinsic = intrinsicGas(tx.data, isCreation, gasRules);
   if (tx.gas < intrinsic) return { ok: false, reason: 'intrinsic gas too low' };
 
   const sender = new Address(tx.from);
