@@ -22,7 +22,7 @@ RUN npm run build
 RUN npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
-# Memory settings that only work when set before the process starts (README "Resident memory"):
+# Memory settings that only work when set before the process starts (docs/design/memory.md#glibc-malloc):
 # glibc's malloc serves every thread from two arenas instead of one per thread, and keeps blocks of
 # 128 KiB and more in mappings of their own, returned when freed. (The node caps V8's young
 # generation itself, at run: no NODE_OPTIONS, which would cost every start Node's code cache.)
@@ -45,4 +45,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # The node is PID 1 and handles SIGTERM itself: it finishes the block being written, closes the
 # database and exits 0. Exec form, so the signal reaches node and not a shell.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/cli.js", "--datadir", "/data", "--rpcaddr", "0.0.0.0", "--scsrpcaddr", "0.0.0.0"]
+CMD ["node", "dist/src/cmd/cli.js", "--datadir", "/data", "--rpcaddr", "0.0.0.0", "--scsrpcaddr", "0.0.0.0"]

@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { startNodeProcess, type NodeProcess } from '../tools/lib/nodeProcess.js';
 import { ROOT } from './nodeProcess.js';
 
-const CLI = path.join(ROOT, 'dist/src/cli.js');
+const CLI = path.join(ROOT, 'dist/src/cmd/cli.js');
 const KEYS = [
   '0xd318c56399426da38a80a354c89780d05ed2650017a63768e1b9cab0957de817',
   '0x44526d42a0c4e822f20f0625e0585338e69565d61275264d8b1dcd7d78daa681',

@@ -1,4 +1,4 @@
-// Starts the compiled node (dist/src/cli.js) as a child process on a temp datadir, reads its HTTP
+// Starts the compiled node (dist/src/cmd/cli.js) as a child process on a temp datadir, reads its HTTP
 // URL from the banner, and offers a few JSON-RPC helpers for setting up the benchmarks.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processCpuTimes, type CpuTimes } from '../tools/lib/nodeProcess.js';
-import { LAUNCH_ENV } from '../src/heapTuning.js';
+import { LAUNCH_ENV } from '../src/runtime/heapTuning.js';
 
 export { processCpuTimes, type CpuTimes };
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(ROOT, 'dist/src/cli.js');
+const CLI = path.join(ROOT, 'dist/src/cmd/cli.js');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 20_000;
 
@@ -55,7 +55,7 @@ function resultOf(method: string, reply: any): any {
 }
 
 /**
- * Spawns `node [nodeFlags] dist/src/cli.js …` and resolves once the node answers mc_blockNumber.
+ * Spawns `node [nodeFlags] dist/src/cmd/cli.js …` and resolves once the node answers mc_blockNumber.
  * `nodeFlags` go to the node binary (e.g. --cpu-prof); `args` are extra CLI flags.
  */
 export async function startBenchNode(nodeFlags: string[], args: string[]): Promise<BenchNode> {

@@ -1,5 +1,5 @@
 // Start-up (`BENCH_ONLY=startup`): spawn → first answer to net_listening, on a fresh datadir,
-// for `node dist/src/cli.js`, for the bundle `npm start` runs (dist/bundle/cli.js, with its code
+// for `node dist/src/cmd/cli.js`, for the bundle `npm start` runs (dist/bundle/cli.js, with its code
 // cache) and for `npm start` itself (npm's own start-up included, as the comparison measures it),
 // with the node's CPU time up to that answer (steadier than wall time on a busy machine) and its
 // resident memory 2 s later. Then the breakdown of the bundle's CPU: Node itself (`node -e 0`),
@@ -145,7 +145,7 @@ function buildChain(dir: string, blocks: number): string {
   const file = path.join(dir, 'chain.json');
   writeFileSync(file, JSON.stringify(script));
   const datadir = path.join(dir, 'chain');
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/src/cli.js'), 'fixture', file, '--datadir', datadir, '--ipcdisable', '--minerthreads', '1', '--verbosity', '1'],
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/src/cmd/cli.js'), 'fixture', file, '--datadir', datadir, '--ipcdisable', '--minerthreads', '1', '--verbosity', '1'],
     { encoding: 'utf8', timeout: 1_800_000 });
   if (run.status !== 0) throw new Error(`fixture of ${blocks} blocks failed:\n${run.stderr}${run.stdout}`);
   return datadir;
@@ -155,7 +155,7 @@ export async function benchStartup(): Promise<void> {
   const runs = Math.max(1, Number(process.env.BENCH_STARTS ?? 5) || 5);
   const bundle = path.join(ROOT, 'dist/bundle/cli.js');
   const ways: [string, string, string[]][] = [
-    ['node dist/src/cli.js', process.execPath, [path.join(ROOT, 'dist/src/cli.js')]],
+    ['node dist/src/cmd/cli.js', process.execPath, [path.join(ROOT, 'dist/src/cmd/cli.js')]],
     ...(existsSync(bundle) ? [['node dist/bundle/cli.js', process.execPath, [bundle]] as [string, string, string[]]] : []),
     ['npm start', 'npm', ['start', '--silent', '--']],
   ];
@@ -174,7 +174,7 @@ export async function benchStartup(): Promise<void> {
     }
   };
   await measure('a fresh datadir');
-  const entry = existsSync(bundle) ? bundle : path.join(ROOT, 'dist/src/cli.js');
+  const entry = existsSync(bundle) ? bundle : path.join(ROOT, 'dist/src/cmd/cli.js');
   const bare: number[] = [];
   const loaded: number[] = [];
   for (let i = 0; i < runs; i++) {

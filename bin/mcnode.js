@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 
 const bundle = new URL('../dist/bundle/cli.js', import.meta.url);
-const compiled = new URL('../dist/src/cli.js', import.meta.url);
+const compiled = new URL('../dist/src/cmd/cli.js', import.meta.url);
 if (existsSync(bundle)) await import(bundle.href);
 else if (existsSync(compiled)) await import(compiled.href);
 else {

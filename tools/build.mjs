@@ -2,9 +2,9 @@
 // Compiles the TypeScript to dist/ only when it is stale, so `npm start` and `npm test` do not
 // pay ~10 s of tsc on every run. Stale: no stamp of a successful build, or a source file (or
 // tsconfig.json) modified after that build began. `--force` always compiles (`npm run build`).
-// After tsc, esbuild bundles dist/src/cli.js into dist/bundle/mcnode.cjs, which `npm start` runs
+// After tsc, esbuild bundles dist/src/cmd/cli.js into dist/bundle/mcnode.cjs, which `npm start` runs
 // through dist/bundle/cli.js and a code cache: one file instead of ~500 modules to resolve, read
-// and compile (README "Running it").
+// and compile (docs/design/start-up.md#the-bundle).
 // dist/src/ stays the tested entry. Plain JavaScript on purpose: it must run before anything is compiled.
 
 // Only modules Node has loaded before any script runs are imported here: `npm start` imports this
@@ -83,7 +83,7 @@ const nativeBindingBeside = {
  * dist/bundle/mcnode.cjs, and its entry dist/bundle/cli.js, which runs it through a V8 code cache
  * (src/codeCache.ts): a cached start deserialises bytecode instead of compiling 2 MB of source.
  * Lazy `import()`s stay lazy (evaluated on first use). Without esbuild (a production-only install)
- * there is no bundle and `npm start` runs dist/src/cli.js; a failed bundle fails the build.
+ * there is no bundle and `npm start` runs dist/src/cmd/cli.js; a failed bundle fails the build.
  */
 export async function bundle() {
   let esbuild;
@@ -98,7 +98,7 @@ export async function bundle() {
   try {
     await esbuild.build({
       ...common,
-      entryPoints: [path.join(ROOT, 'dist', 'src', 'cli.js')],
+      entryPoints: [path.join(ROOT, 'dist', 'src', 'cmd', 'cli.js')],
       outfile: path.join(BUNDLE_DIR, 'mcnode.cjs'),
       format: 'cjs',
       external: BUNDLE_EXTERNAL,
@@ -120,13 +120,13 @@ export async function bundle() {
       `var __mcnodeBundleUrl = require('node:url').pathToFileURL(__filename).href;${code}\n})`);
     await esbuild.build({
       ...common,
-      entryPoints: [path.join(ROOT, 'dist', 'src', 'bundleEntry.js')],
+      entryPoints: [path.join(ROOT, 'dist', 'src', 'runtime', 'bundleEntry.js')],
       outfile: path.join(BUNDLE_DIR, 'cli.js'),
       format: 'esm',
     });
     return true;
   } catch (err) {
-    console.error(`bundling dist/src/cli.js failed: ${err.message}`);
+    console.error(`bundling dist/src/cmd/cli.js failed: ${err.message}`);
     return false;
   }
 }

@@ -1,5 +1,5 @@
-// `node dist/tools/chainMemory.js`: resident memory against chain length (README "Tests and
-// benchmarks", memory rows). Builds chains of 1,000 and 100,000 blocks (one transfer each, to one
+// `node dist/tools/chainMemory.js`: resident memory against chain length (docs/testing.md#benchmarks,
+// bench/RESULTS.md#memory). Builds chains of 1,000 and 100,000 blocks (one transfer each, to one
 // of 4,096 recipients) with `mcnode fixture`, keeps them for the next run, starts a node on each,
 // makes random reads all over the chain — a full block with its transactions, a recipient's
 // balance at that block, `mc_getLogs` over a 100-block window — and prints the node's resident

@@ -1,4 +1,4 @@
-// The personal_* rules over the keystore and the wallet (README "Accounts and keystore"): new and imported accounts,
+// The personal_* rules over the keystore and the wallet (docs/methods.md#accounts-and-keystore): new and imported accounts,
 // unlocking for a while or until the node stops, one-shot use with a password, and geth's rule
 // that nothing is unlocked while an HTTP endpoint runs unless insecure unlock is allowed.
 

@@ -1,4 +1,4 @@
-// Private keys and the dev accounts derived from a mnemonic (README "Accounts and keystore": BIP-39 seed, BIP-32
+// Private keys and the dev accounts derived from a mnemonic (docs/methods.md#accounts-and-keystore: BIP-39 seed, BIP-32
 // path m/44'/314'/0'/0/i — 314 is MOAC's SLIP-44 coin type). Public keys come from node:crypto
 // (OpenSSL's secp256k1): start-up derives addresses without loading the native secp256k1 addon,
 // which signing and recovery load on first use (chain/secp256k1.ts).

@@ -9,7 +9,7 @@ import type { Header } from '../chain/types.js';
 import type { WorldState } from '../state/worldState.js';
 import type { Wallet } from './wallet.js';
 
-/** mc_sendTransaction's default gas (README, "Methods served"). */
+/** mc_sendTransaction's default gas (docs/methods.md#sending-transactions). */
 export const DEFAULT_SEND_GAS = 90_000n;
 
 /** A transaction or call request (plus MOAC's shardingFlag, via, dappAddr). */

@@ -56,7 +56,7 @@ export interface OwnEnodeParams {
   vnodeIp: string;
 }
 
-/** The VNODE's own URL as admin_nodeInfo shows it (README "admin and vnode"). */
+/** The VNODE's own URL as admin_nodeInfo shows it (docs/methods.md#admin-and-vnode). */
 export function formatOwnEnode(p: OwnEnodeParams): string {
   const id = Buffer.from(p.id).toString('hex');
   return (

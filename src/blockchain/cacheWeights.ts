@@ -9,7 +9,7 @@ import type { Block, Receipt } from '../chain/types.js';
  * Bytes of block objects the chain keeps cached (about 450 one-transaction blocks: the head's
  * neighbourhood, which reorganisations, filters and `latest` reads use; random old blocks miss
  * at any size). 4 MiB each for blocks and receipts cost ~6 MiB more resident memory under the
- * soak's traffic with no throughput to show for it (README "Resident memory").
+ * soak's traffic with no throughput to show for it (bench/RESULTS.md#memory).
  */
 export const BLOCK_CACHE_BYTES = 2 * 2 ** 20;
 /** Bytes of receipt lists the chain keeps cached. */

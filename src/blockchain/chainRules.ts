@@ -1,7 +1,7 @@
 // Rules a chain fixes at genesis and keeps for life: whether dev-control system transactions are
 // valid, the proof of work, and the first block taking classic transactions. They are stored
 // beside the genesis block, so a datadir keeps its chain's rules whatever config a later start or
-// `import` is given (README "Chain rules kept by the datadir").
+// `import` is given (docs/chain-rules.md#rules-kept-by-the-data-directory).
 
 import type { PowName } from '../consensus/powNames.js';
 import { POW_NAMES } from '../consensus/powNames.js';

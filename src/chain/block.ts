@@ -63,7 +63,7 @@ export function sealedHeader(header: Header, nonce: Uint8Array, mixHash: Uint8Ar
   return sealed;
 }
 
-/** The pow-hash: keccak256 of the header without mixHash and nonce (README "Proof of work and mining"). */
+/** The pow-hash: keccak256 of the header without mixHash and nonce (docs/mining-and-ethash.md#keccak-pow). */
 export function sealHash(h: Header): Uint8Array {
   const list = RLP.encode(headerFields(h, false));
   unsealedPayloads.set(h, list.subarray(list.length - rlpPayloadLength(list)));

@@ -1,7 +1,7 @@
 // System transactions: MOAC transactions with `syscnt` > 0 and no signature (v = r = s = 0) that
 // carry the state changes a block makes besides its users' transactions, so that every change
 // of a block can be re-executed from the block alone. This file is the one definition of their
-// format (README "System transactions"); which ones a block may hold is decided by
+// format (docs/chain-rules.md#system-transactions); which ones a block may hold is decided by
 // execution/systemTxs.ts.
 //
 //   syscnt 1  settlement   from 0x…64 to 0x…65, gas 0, price 0, value 0, data RLP([[payer, payee, amount], …])

@@ -1,7 +1,7 @@
 // MOAC-native transactions (vectors of the real client in test/unit/chain/transaction.test.ts): the 12-item RLP wire format, the EIP-155-style
 // signing hash over the nine unsigned fields, signing, strict decoding and sender recovery.
 // Classic (Ethereum legacy, EIP-155) transactions are the 9-item list; the decoder tells the two
-// apart by the list's length and keeps a classic one's own bytes as `raw` (README "Using ethers").
+// apart by the list's length and keeps a classic one's own bytes as `raw` (docs/clients.md#classic-transactions).
 
 import { RLP } from '@ethereumjs/rlp';
 import { SECP256K1_N, secp256k1 } from './secp256k1.js';

@@ -34,7 +34,7 @@ export interface SignedTx extends TxFields {
   classic?: true;
 }
 
-/** The 15-field Ethereum header (README "Chain rules"). */
+/** The 15-field Ethereum header (docs/chain-rules.md). */
 export interface Header {
   parentHash: Hash;
   sha3Uncles: Hash;

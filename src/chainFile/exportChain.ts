@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Block } from '../chain/types.js';
 import { encodeBlock } from '../chain/block.js';
 import { ChainFileError } from './chainFileError.js';
-import { zlib } from '../lazyBuiltins.js';
+import { zlib } from '../runtime/lazyBuiltins.js';
 import { isGzipName } from './rlpStream.js';
 
 export interface ExportSource {

@@ -12,7 +12,7 @@ import { bytesToHex } from '../encoding/hex.js';
 import { UnknownParent, type ImportOutcome } from '../importer/blockImporter.js';
 import { ChainFileError } from './chainFileError.js';
 import { TruncatedItem, fileChunks, readItems } from './rlpStream.js';
-import { InvalidBlock } from './verifyBlock.js';
+import { InvalidBlock } from '../importer/verifyBlock.js';
 
 export interface ImportTarget {
   /** the parent of the next imported block */

@@ -3,7 +3,7 @@
 // truncated file is told apart from a malformed block.
 
 import { createReadStream } from 'node:fs';
-import { zlib } from '../lazyBuiltins.js';
+import { zlib } from '../runtime/lazyBuiltins.js';
 
 export const isGzipName = (file: string): boolean => file.endsWith('.gz');
 

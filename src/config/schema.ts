@@ -11,16 +11,13 @@ import { validateMnemonic } from 'ethereum-cryptography/bip39/index.js';
 import { wordlist } from 'ethereum-cryptography/bip39/wordlists/english.js';
 import {
   BadValue, type Codec, type GenesisAccount, type Json, address, alloc, bigint, bool, bytes, int, list, oneOf,
-  optionalAddress, parseJson, seconds, str, textOrHex,
+  duration, optionalAddress, parseJson, seconds, str, textOrHex,
 } from './codecs.js';
 
 export { BadValue, type Codec, type GenesisAccount, type Json };
 
-export const HARDFORKS = [
-  'chainstart', 'homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
-  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london',
-] as const;
-export type Hardfork = (typeof HARDFORKS)[number];
+import { HARDFORKS, type Hardfork } from '../chain/hardforks.js';
+export { HARDFORKS, type Hardfork };
 import { MINING_MODES, type MiningMode } from '../miner/miningMode.js';
 export { MINING_MODES, type MiningMode };
 export const DIFFICULTY_RULES = ['fixed', 'adjust'] as const;
@@ -29,7 +26,7 @@ export type DifficultyRule = (typeof DIFFICULTY_RULES)[number];
 import { NAMESPACES as RPC_NAMESPACES, NAMESPACE_ALIASES, type Namespace as RpcNamespace } from '../rpc/namespaces.js';
 export { RPC_NAMESPACES, type RpcNamespace };
 
-/** The main chain's genesis block, decoded (README "Chain rules"). */
+/** The main chain's genesis block, decoded (docs/chain-rules.md). */
 export interface Genesis extends GenesisSpec {
   /** `config.chainId` of a real-node genesis file, when it has one */
   chainId?: bigint;
@@ -75,7 +72,19 @@ export interface Config {
     targetBlockTime: number;
     minimumDifficulty: bigint;
   };
-  rpc: { enabled: boolean; addr: string; port: number; api: RpcNamespace[]; corsDomain: string[]; vhosts: string[] };
+  rpc: {
+    enabled: boolean; addr: string; port: number; api: RpcNamespace[]; corsDomain: string[]; vhosts: string[];
+    /** run mc_call / mc_estimateGas on the call interpreter (execution/fastCall) where it implements the rules */
+    fastCall: boolean;
+    /** re-run one interpreter call in N on the library EVM and compare (0 = never) */
+    fastCallVerify: number;
+    /** milliseconds a call, estimate or trace may run (0 = no limit) */
+    evmTimeout: number;
+    /** most gas a call or estimate may use (0 = no cap) */
+    gasCap: bigint;
+  };
+  /** every HTTP endpoint (--rpc, --ws, SCS): the fast path in front of node:http (docs/design/http-fast-path.md) */
+  http: { fastPath: boolean };
   /** `path` is made absolute by the loader: relative to `datadir` (itself relative to the working directory) */
   ipc: { disabled: boolean; path: string };
   /** the separate WebSocket endpoint (the HTTP port takes WebSocket upgrades anyway) */
@@ -85,11 +94,11 @@ export interface Config {
   filters: { timeout: number };
   vnode: { address: Uint8Array | undefined; ip: string; serviceCfg: string; showToPublic: boolean; scsService: boolean };
   metrics: { enabled: boolean; addr: string; port: number };
-  /** peer-to-peer networking (README "Network"); maxPeers 0 turns it off */
+  /** peer-to-peer networking (docs/network.md); maxPeers 0 turns it off */
   p2p: { port: number; addr: string; maxPeers: number; bootnodes: string[]; nat: string; noDiscover: boolean };
-  /** kept as given; the SCS code normalises them (README "Application chains (SCS)") */
+  /** kept as given; the SCS code normalises them (docs/scs.md#declaring-app-chains) */
   appChains: Record<string, unknown>[];
-  /** dagdir: where the full dataset is generated and kept for mining (README "Proof of work and mining"); undefined = light cache only */
+  /** dagdir: where the full dataset is generated and kept for mining (docs/mining-and-ethash.md#the-full-dataset); undefined = light cache only */
   ethash: { dagdir: string | undefined };
 }
 
@@ -242,6 +251,13 @@ export const schema: Schema = {
     api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat'], 'namespaces served over HTTP', ['rpcapi']),
     corsDomain: opt(list(str('<origin>')), [], 'browser origins allowed to call (CORS); * for any', ['rpccorsdomain']),
     vhosts: opt(list(str('<host>')), ['localhost'], 'accepted Host header names; * for any (IP literals always pass)', ['rpcvhosts']),
+    fastCall: opt(bool, true, 'run mc_call and mc_estimateGas on the call interpreter where it implements the chain\'s rules (false: always the library EVM)'),
+    fastCallVerify: opt(int(0, 2 ** 31), 0, 're-run one call interpreter answer in N on the library EVM, answer with the library\'s and log any disagreement (0 = never)', ['rpc.fastcall.verify']),
+    evmTimeout: opt(duration(true), '5s', 'time one mc_call, mc_estimateGas or trace may run before it is aborted (0 = no limit)'),
+    gasCap: opt(bigint(0n, U64), '50000000', 'most gas one mc_call or mc_estimateGas may use; more is lowered to it (0 = no cap)'),
+  },
+  http: {
+    fastPath: opt(bool, true, 'answer plain JSON-RPC POSTs on the fast path in front of node:http, on every HTTP endpoint (false: node:http answers every request)'),
   },
   ws: {
     enabled: opt(bool, false, 'serve JSON-RPC over WebSocket on its own port (the HTTP port takes WebSocket upgrades anyway)', ['ws']),

@@ -1,4 +1,4 @@
-// keccak-pow (README "Proof of work and mining"): mix = keccak256(sealHash ‖ nonce as 8 bytes big-endian), valid iff
+// keccak-pow (docs/mining-and-ethash.md#keccak-pow): mix = keccak256(sealHash ‖ nonce as 8 bytes big-endian), valid iff
 // uint256(mix) ≤ floor(2^256 / difficulty). Pure functions; the search runs on the fastest kernel
 // this thread can build (WebAssembly, else the JavaScript reference), verification on the library
 // keccak so that a kernel bug can never make us accept a bad seal.

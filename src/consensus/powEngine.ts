@@ -67,7 +67,7 @@ export function checkKeccakSeal(header: SealedHeader): string | undefined {
   return undefined;
 }
 
-/** keccak-pow (README "Proof of work and mining"): the fast devnet default. */
+/** keccak-pow (docs/mining-and-ethash.md#keccak-pow): the fast devnet default. */
 export const keccakPow: PowEngine = {
   name: 'keccak-pow',
   tuning: { inlineMaxDifficulty: 50_000n, batchSize: 1 << 15, slice: 4096 },

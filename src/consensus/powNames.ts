@@ -1,4 +1,4 @@
-// The proofs of work a chain can seal with (README "Proof of work and mining"); no imports, so
+// The proofs of work a chain can seal with (docs/mining-and-ethash.md); no imports, so
 // that the config schema can name them without loading the PoW code.
 
 export const POW_NAMES = ['keccak-pow', 'ethash'] as const;

@@ -1,4 +1,4 @@
-// Builds the PoW engine a chain seals with (README "Proof of work and mining").
+// Builds the PoW engine a chain seals with (docs/mining-and-ethash.md).
 
 import path from 'node:path';
 import { EthashCaches, type CacheLog } from './ethash/ethashCaches.js';

@@ -1,4 +1,4 @@
-// The one hex codec of the node: QUANTITY, DATA and TAG rules (README, "Methods served").
+// The one hex codec of the node: QUANTITY, DATA and TAG rules (docs/methods.md#encodings).
 // Decoders return typed values or throw a DecodeError with the reason (rpc/params.ts names the
 // argument); encoders always produce the canonical form (compact QUANTITY, even-length lower-case DATA).
 

@@ -1,4 +1,4 @@
-// MOAC's gas numbers (README "Chain rules").
+// MOAC's gas numbers (docs/chain-rules.md#blocks-transactions-gas).
 
 import type { Common } from '@ethereumjs/common';
 

@@ -4,7 +4,7 @@
 // - a settlement pays each payout from a payer that can cover it: from its balance, and at
 //   most what buyMintToken() deposits put into it and no payout took out yet (its escrow, kept
 //   in the storage of account 0x…64), so no block can pay out anyone else's funds; a node that
-//   serves the paying app chain also checks the payouts against its records (blockBuilder.ts);
+//   serves the paying app chain also checks the payouts against its records (blockProcessor.ts);
 // - setters and impersonated transactions only on chains whose genesis has devControls.
 
 import type { EVM } from '@ethereumjs/evm';

@@ -1,4 +1,4 @@
-// Installed filters (README "Filters and logs"): log, block and pending-transaction filters fed
+// Installed filters (docs/methods.md#filters-and-logs): log, block and pending-transaction filters fed
 // by the chain's `newHead` and the pool's `pendingTx` events, polled for changes, and removed
 // after `timeoutSeconds` without a changes poll. Filters live in memory only: a restart drops them.
 // Blocks that leave the canonical chain (the chain's `rewound`) give log filters their logs
@@ -50,7 +50,7 @@ export interface FilterDeps {
 export interface FilterOptions {
   /** seconds a filter lives without an `changes` poll (config filters.timeout) */
   timeoutSeconds: number;
-  /** installed filters at most (1000, README "Filters and logs") */
+  /** installed filters at most (1000, docs/methods.md#filters-and-logs) */
   maxFilters?: number;
   /** changes buffered per filter between polls; the oldest are dropped beyond it */
   maxBuffered?: number;

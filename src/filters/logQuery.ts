@@ -1,4 +1,4 @@
-// Log matching and range queries (README "Filters and logs"): the criteria rules, the header
+// Log matching and range queries (docs/methods.md#filters-and-logs): the criteria rules, the header
 // bloom pre-check, block ranges with tags resolved against the head, and the query limits.
 
 import type { Block, Log, Receipt, SignedTx } from '../chain/types.js';
@@ -40,7 +40,7 @@ export interface LogLimits {
   maxTopics: number;
 }
 
-/** The limits of README "Filters and logs": 10,000 blocks per query, 10,000 logs, 4 topics. */
+/** The limits of docs/methods.md#filters-and-logs: 10,000 blocks per query, 10,000 logs, 4 topics. */
 export const DEFAULT_LOG_LIMITS: LogLimits = { maxBlockRange: 10_000, maxLogs: 10_000, maxTopics: 4 };
 
 /** fromBlock / toBlock as given, or a single block by hash (exclusive with the range). */

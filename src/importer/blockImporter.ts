@@ -12,8 +12,8 @@ import { decodeBlockParts, encodeBlock, headerHash } from '../chain/block.js';
 import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { Miner } from '../miner/miner.js';
-import type { CommitHook } from '../miner/blockParticipants.js';
-import { InvalidBlock, verifyBlock, type VerifiedBlock, type VerifyDeps } from '../chainFile/verifyBlock.js';
+import type { CommitHook } from '../execution/blockParticipants.js';
+import { InvalidBlock, verifyBlock, type VerifiedBlock, type VerifyDeps } from './verifyBlock.js';
 
 /** What an import did: appended to the head, moved the head to the block's branch, stored it beside the head, or nothing (already stored). */
 export type ImportOutcome = 'extended' | 'reorged' | 'side' | 'known';

@@ -3,7 +3,7 @@
 // read over fixed windows so that a scrape shows the last window, whoever else scrapes.
 
 import type { IntervalHistogram } from 'node:perf_hooks';
-import { perfHooks, v8 } from '../lazyBuiltins.js';
+import { perfHooks, v8 } from '../runtime/lazyBuiltins.js';
 import type { MetricsRegistry } from './registry.js';
 
 /** Length of one event-loop delay window. */

@@ -1,5 +1,5 @@
 // Block production. The miner builds blocks from the pool, seals them with the proof of work
-// and hands them to the chain, one at a time. Modes (README "Proof of work and mining"): instant (a block as soon as a
+// and hands them to the chain, one at a time. Modes (docs/mining-and-ethash.md#mining-modes): instant (a block as soon as a
 // transaction is pending), interval (every `period` seconds), mixed (instant plus an empty
 // block after `period` seconds without one), remote (only submitted work seals), off.
 
@@ -14,8 +14,8 @@ import { nextGasLimit } from '../execution/gas.js';
 import type { Blockchain } from '../blockchain/blockchain.js';
 import type { TxPool } from '../txpool/txPool.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
-import type { BlockBuilder, BuiltBlock } from './blockBuilder.js';
-import type { CommitHook } from './blockParticipants.js';
+import type { BlockProcessor, BuiltBlock } from '../execution/blockProcessor.js';
+import type { CommitHook } from '../execution/blockParticipants.js';
 import type { BatchOp } from '../store/database.js';
 import type { SignedTx } from '../chain/types.js';
 import { setterTx, type DevSetter } from '../chain/systemTx.js';
@@ -65,6 +65,16 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   /** Block writes, local or submitted, run one at a time on this chain; a search does not hold it. */
   private writes: Promise<unknown> = Promise.resolve();
   private scheduled = false;
+  /**
+   * Counts the interval timer's arming: a tick carries the count it was armed with, and a queued
+   * round seals an empty block only if the timer has not been re-armed since (a mode or period
+   * change, a new head), so no tick already queued seals after the switch.
+   */
+  private intervalEpoch = 0;
+  /** the epoch of a timer tick waiting for the queued round */
+  private tick: number | undefined;
+  /** what started the running round, when the mode did (a timer tick or pool transactions) */
+  private roundKind: 'interval' | 'instant' | undefined;
   /** interval between blocks in interval and mixed modes */
   private periodMs: number;
   private readonly abort = new AbortController();
@@ -79,7 +89,7 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   constructor(
     private readonly chain: Blockchain,
     private readonly pool: TxPool,
-    private readonly builder: BlockBuilder,
+    private readonly builder: BlockProcessor,
     private readonly nodes: TrieNodeStore,
     private readonly seal: SealFunction,
     private readonly opts: MinerOptions,
@@ -109,9 +119,25 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
     if ((this.mode === 'instant' || this.mode === 'mixed') && this.pool.size > 0) this.schedule();
   }
 
-  setMode(mode: MiningMode): void {
+  /**
+   * Switches the mode at once; resolves when the rounds queued before the switch have ended. A
+   * running interval round stops when interval blocks stop, and rounds queued under the old mode
+   * seal nothing the new mode would not.
+   */
+  setMode(mode: MiningMode): Promise<void> {
     this.mode = mode;
+    const kind = this.roundKind;
+    if ((kind === 'interval' && !this.sealsOnInterval()) || (kind === 'instant' && !this.sealsInstantly())) this.round.abort();
     this.start();
+    return this.busy;
+  }
+
+  private sealsOnInterval(): boolean {
+    return (this.mode === 'interval' || this.mode === 'mixed') && this.periodMs > 0;
+  }
+
+  private sealsInstantly(): boolean {
+    return this.mode === 'instant' || this.mode === 'mixed';
   }
 
   get periodMilliseconds(): number {
@@ -127,15 +153,17 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
   private armTimer(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    const epoch = ++this.intervalEpoch;
     if (this.abort.signal.aborted) return;
-    if ((this.mode === 'interval' || this.mode === 'mixed') && this.periodMs > 0) {
-      this.timer = setTimeout(() => this.schedule(true), this.periodMs);
+    if (this.sealsOnInterval()) {
+      this.timer = setTimeout(() => this.schedule(epoch), this.periodMs);
       this.timer.unref();
     }
   }
 
-  /** Queues one sealing round; rounds never overlap. */
-  private schedule(allowEmpty = false): void {
+  /** Queues one sealing round (`tick`: the interval timer's, which may seal an empty block); rounds never overlap. */
+  private schedule(tick?: number): void {
+    if (tick !== undefined) this.tick = tick;
     if (this.scheduled) return;
     this.scheduled = true;
     this.busy = this.busy.then(async () => {
@@ -144,15 +172,26 @@ export class Miner extends EventEmitter<{ sealed: [Block]; error: [Error] }> {
       // same way (its new head schedules this round).
       await yieldToEventLoop();
       this.scheduled = false;
+      const interval = this.tick !== undefined && this.tick === this.intervalEpoch && this.sealsOnInterval();
+      this.tick = undefined;
       if (this.abort.signal.aborted) return;
-      if (!allowEmpty && this.pool.pendingTransactions().length === 0) return;
+      if (!interval && !(this.sealsInstantly() && this.pool.pendingTransactions().length > 0)) {
+        // A tick of a timer re-armed since sealed nothing: the current timer stands (armed on that change).
+        return;
+      }
+      this.roundKind = interval ? 'interval' : 'instant';
+      const epoch = this.intervalEpoch;
       try {
         await this.mineOne();
       } catch (err) {
         this.emit('error', err as Error);
+      } finally {
+        this.roundKind = undefined;
       }
+      // No new head re-armed the timer (the round failed or was stopped): the interval goes on.
+      if (interval && epoch === this.intervalEpoch) this.armTimer();
       // More transactions may have arrived while sealing.
-      if ((this.mode === 'instant' || this.mode === 'mixed') && this.pool.pendingTransactions().length > 0) this.schedule();
+      if (this.sealsInstantly() && this.pool.pendingTransactions().length > 0) this.schedule();
     });
   }
 

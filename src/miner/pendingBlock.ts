@@ -6,7 +6,7 @@ import { blockFromParts } from '../chain/block.js';
 import type { Blockchain } from '../blockchain/blockchain.js';
 import type { TxPool } from '../txpool/txPool.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
-import type { BuiltBlock } from './blockBuilder.js';
+import type { BuiltBlock } from '../execution/blockProcessor.js';
 import type { Miner } from './miner.js';
 
 export interface PendingBlock extends BuiltBlock {

@@ -6,7 +6,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { ABORT, DONE, EXIT, IDLE, STATE, TASK, createChannel, readResult, stateWords, writeTask, type ChannelResult, type ChannelTask } from '../consensus/sealChannel.js';
-import { workerModule } from '../workerModule.js';
+import { workerModule } from '../runtime/workerModule.js';
 
 /** Atomics.waitAsync (Node ≥ 16; typed in TypeScript's es2024 lib, which this project does not load). */
 const waitAsync = (Atomics as unknown as {

@@ -1,4 +1,4 @@
-// The Sealer finds proof-of-work nonces (README "Proof of work and mining") in a piscina worker pool. It splits the nonce
+// The Sealer finds proof-of-work nonces (docs/mining-and-ethash.md#the-workers) in a piscina worker pool. It splits the nonce
 // space into bounded batches, keeps every worker fed, and stops all batches through shared abort
 // flags as soon as one finds a seal or the caller's signal fires: running tasks are never killed,
 // they notice the flag within a few milliseconds and return. It knows nothing about blocks, nor
@@ -9,7 +9,7 @@ import type { Piscina } from 'piscina';
 import { keccakPow, type PowEngine, type SearchContext } from '../consensus/powEngine.js';
 import { searchStep } from '../consensus/powSearchStep.js';
 import type { PowSearchResult, PowSearchTask } from '../../workers/powSearch.js';
-import { workerModule } from '../workerModule.js';
+import { workerModule } from '../runtime/workerModule.js';
 import { SealThread } from './sealThread.js';
 
 export interface SealerOptions {

@@ -10,7 +10,7 @@ import { bytesToBigint, equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { TxPool } from '../txpool/txPool.js';
-import type { BuiltBlock } from './blockBuilder.js';
+import type { BuiltBlock } from '../execution/blockProcessor.js';
 import type { Miner } from './miner.js';
 
 /** How many heights a package stays claimable (then it is forgotten). */

@@ -1,6 +1,6 @@
 // One long-lived client connection (WebSocket or IPC) able to receive notifications: the
 // subscriptions it holds (at most 1000) and the slow-consumer rule (more than 16 MiB of
-// notifications unsent → the connection is closed). README "WebSocket and subscriptions".
+// notifications unsent → the connection is closed). docs/transports.md#subscriptions.
 
 import { limitExceeded } from '../errors.js';
 

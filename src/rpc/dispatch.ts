@@ -20,6 +20,24 @@ export interface DispatcherOptions {
   invoker?: 'jayson' | 'direct';
   /** Told of every call to a served method (canonical name, milliseconds, no error): metrics. */
   onCall?: (method: string, ms: number, ok: boolean) => void;
+  /** Calls wait until it opens: the node binds its listeners before it has finished starting. */
+  gate?: StartGate;
+}
+
+/**
+ * Holds every call until the node has finished starting: its listeners are bound early (their
+ * ports go into the banner and admin_nodeInfo), but nothing is answered before the banner is
+ * written and the peer-to-peer listener is bound, so the first answer never meets a half-started node.
+ */
+export class StartGate {
+  isOpen = false;
+  private release!: () => void;
+  readonly opened: Promise<void> = new Promise((resolve) => (this.release = resolve));
+
+  open(): void {
+    this.isOpen = true;
+    this.release();
+  }
 }
 
 /** A decoded request: either a call (notify = no reply wanted) or an invalid one. */
@@ -46,8 +64,10 @@ export class Dispatcher {
   private readonly caseInsensitive: boolean;
   private readonly invoke: Invoker;
   private readonly onCall: DispatcherOptions['onCall'];
+  private readonly gate: StartGate | undefined;
 
   constructor(o: DispatcherOptions) {
+    this.gate = o.gate;
     this.methods = o.methods;
     this.isAllowed = o.isAllowed;
     this.debug = o.debug ?? false;
@@ -58,6 +78,7 @@ export class Dispatcher {
 
   /** Reply body for a request body; undefined when nothing is to be sent (notifications only). */
   handle(body: string | Buffer, ctx: CallContext): Promise<string | undefined> {
+    if (this.gate !== undefined && !this.gate.isOpen) return this.gate.opened.then(() => this.handle(body, ctx));
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (exceedsDepth(text, MAX_JSON_DEPTH)) return Promise.resolve(errorReply(null, TOO_DEEP));
     let message: unknown;

@@ -6,6 +6,7 @@ import { bytesToHex } from '../encoding/hex.js';
 import { ChainFileError } from '../chainFile/chainFileError.js';
 import { AbiError } from '../scs/abi.js';
 import { AppChainSpecError } from '../scs/appChainSpec.js';
+import { ParamError } from './params.js';
 import type { RpcErrorObject } from './types.js';
 
 /** Codes used by the envelope layer itself (JSON-RPC 2.0 plus geth's extensions). */
@@ -67,9 +68,9 @@ function fromDomainClass(err: unknown): RpcErrorObject | undefined {
   // admin_exportChain / admin_importChain: the message names the refused file or block.
   if (err instanceof ChainFileError) return { code: RpcCode.Server, message: err.message };
   // scs_createAppChain's one argument, the app chain object.
-  if (err instanceof AppChainSpecError) return { code: RpcCode.InvalidParams, message: `invalid argument 0: field "${err.key}": ${err.reason}` };
+  if (err instanceof AppChainSpecError) return { code: RpcCode.InvalidParams, message: new ParamError(0, `field "${err.key}": ${err.reason}`).message };
   // ScsRPCMethod.AnyCall's member Params, the only values encoded by the ABI codec.
-  if (err instanceof AbiError) return { code: RpcCode.InvalidParams, message: `invalid argument Params: ${err.message}` };
+  if (err instanceof AbiError) return { code: RpcCode.InvalidParams, message: new ParamError('Params', err.message).message };
   return undefined;
 }
 

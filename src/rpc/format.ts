@@ -1,4 +1,4 @@
-// Domain values → wire objects (README "Methods served"; every field pinned by test/rpc/golden). Only rpc/ knows these shapes.
+// Domain values → wire objects (docs/methods.md; every field pinned by test/rpc/golden). Only rpc/ knows these shapes.
 
 import type { Block, Header, Log, Receipt, SignedTx } from '../chain/types.js';
 import { bytesToHex, encodeQuantity } from '../encoding/hex.js';
@@ -78,7 +78,7 @@ export function formatBlock(block: Block, totalDifficulty: bigint, fullTransacti
   };
 }
 
-/** The pending block: number, hash, nonce and logsBloom are null (README "Methods served"). */
+/** The pending block: number, hash, nonce and logsBloom are null (docs/methods.md#blocks-transactions-state). */
 export function formatPendingBlock(header: Header, txs: SignedTx[], size: number, totalDifficulty: bigint, full: boolean) {
   return {
     number: null,

@@ -1,11 +1,12 @@
 // The node's one HTTP JSON-RPC endpoint and its lifecycle: opened at start-up (--rpc) or by
-// admin_startRPC, closed by admin_stopRPC or at shutdown, at most one at a time (README "admin
-// and vnode"). It serves the HTTP method table, limited to the namespaces it was opened with.
+// admin_startRPC, closed by admin_stopRPC or at shutdown, at most one at a time
+// (docs/methods.md#admin-and-vnode). It serves the HTTP method table, limited to the namespaces it was opened with.
 
 import { alreadyExists, wrongState } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Dispatcher, type DispatcherOptions } from './dispatch.js';
 import { HttpRpcServer } from './http.js';
+import type { FastPathCounts } from './httpFastPath.js';
 import { WsRpcServer } from './ws.js';
 import type { HttpControl, HttpSettings } from './modules/admin.js';
 import { namespaceOf } from './modules/index.js';
@@ -21,7 +22,11 @@ export interface HttpEndpointOptions {
   methods: () => ReadonlyMap<string, RpcMethod>;
   vhosts: string[];
   debug: boolean;
+  /** the fast path in front of node:http (`http.fastPath`), and where it counts what it did */
+  fastPath: boolean;
+  fastPathCounts?: FastPathCounts;
   onCall?: DispatcherOptions['onCall'];
+  gate?: DispatcherOptions['gate'];
   log: Logger;
   /** told the bound address when the endpoint opens, undefined when it closes (the node's banner) */
   onChange?: (address: Address | undefined) => void;
@@ -64,6 +69,7 @@ export class HttpEndpoint implements HttpControl {
       isAllowed: (name) => allowed.has(namespaceOf(name)),
       debug: this.o.debug,
       onCall: this.o.onCall,
+      gate: this.o.gate,
     });
     const upgrades = new WsRpcServer();
     const server = new HttpRpcServer({
@@ -73,6 +79,8 @@ export class HttpEndpoint implements HttpControl {
       vhosts: this.o.vhosts,
       route: () => dispatcher,
       websocket: upgrades,
+      fastPath: this.o.fastPath,
+      fastPathCounts: this.o.fastPathCounts,
     });
     this.server = server;
     this.upgrades = upgrades;

@@ -1,4 +1,4 @@
-// The app chain object (README "Declaring app chains"), as declared in the config's `appChains[]` or sent to
+// The app chain object (docs/scs.md#declaring-app-chains), as declared in the config's `appChains[]` or sent to
 // scs_createAppChain: decoded once into typed values, each bad key named in the error.
 
 import { RLP } from '@ethereumjs/rlp';

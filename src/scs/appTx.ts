@@ -1,4 +1,4 @@
-// What an app-chain transaction (shardingFlag 1–3, README "Application chains (SCS)", Transactions) asks for: a deploy
+// What an app-chain transaction (shardingFlag 1–3, docs/scs.md#transactions) asks for: a deploy
 // (flag 3, data = code), a Dapp call (flag 1, data = 20-byte Dapp address ‖ call data) or a
 // token transfer (flag 2, data = 20-byte recipient).
 

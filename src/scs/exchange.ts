@@ -1,4 +1,4 @@
-// Exchanges between the main chain and an app chain (README "Deposits, withdrawals, flushes"). A deposit is a main-chain call
+// Exchanges between the main chain and an app chain (docs/scs.md#deposits-withdrawals-flushes). A deposit is a main-chain call
 // of buyMintToken() with value on the app chain address (the value stays in that address's
 // balance); a withdrawal is a redeemFromMicroChain() call with value on the DappBase. Both wait
 // as "-ing" records until the app chain's next flush, every `flushRound` main-chain blocks after
@@ -9,7 +9,7 @@
 
 import type { Block, Receipt } from '../chain/types.js';
 import { equalBytes } from '../encoding/bytes.js';
-import type { BalanceMove } from '../miner/blockParticipants.js';
+import type { BalanceMove } from '../execution/blockParticipants.js';
 import { isDeposit } from '../execution/systemTxs.js';
 import type { ExchangeRecord } from './store.js';
 

@@ -20,7 +20,7 @@ const toBytes = (value: TrieValue): Uint8Array => (typeof value === 'string' ? h
  * Counted by bytes, not nodes: a node is 40 to 532 bytes and its objects cost more than that.
  * 6 MiB (about 15,000 nodes): 12 MiB held ~6 MiB more resident under the soak's traffic for no
  * throughput in the soak or the bench, 8 MiB ~4 MiB more; random reads of old state pay 3-8% more
- * CPU from 12 to 8 MiB, nothing measurable from 8 to 6 (README "Resident memory").
+ * CPU from 12 to 8 MiB, nothing measurable from 8 to 6 (bench/RESULTS.md#memory).
  */
 export const DEFAULT_TRIE_CACHE_BYTES = 6 * 2 ** 20;
 

@@ -10,8 +10,8 @@ import { keys, SCHEMA_VERSION } from './schema.js';
  * Table files LevelDB keeps open, its floor (it keeps at least 64). LevelDB maps each open table
  * into memory (on 64-bit, up to 1000) and every page it reads stays resident while the table is
  * open, so with its default of ~1000 open files resident memory grew with the datadir: random
- * reads across a 100,000-block chain left 507 MiB of mapped table pages resident (README
- * "Resident memory"). A table read after it was closed is opened again: its index and filter
+ * reads across a 100,000-block chain left 507 MiB of mapped table pages resident
+ * (docs/design/memory.md#leveldb). A table read after it was closed is opened again: its index and filter
  * blocks are read anew.
  */
 export const OPEN_TABLES = 64;

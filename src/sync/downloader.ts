@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { Blockchain } from '../blockchain/blockchain.js';
 import { encodeBlockFromRaw } from '../chain/block.js';
-import { InvalidBlock } from '../chainFile/verifyBlock.js';
+import { InvalidBlock } from '../importer/verifyBlock.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { Msg } from '../p2p/mcMessages.js';

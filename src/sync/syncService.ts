@@ -4,7 +4,7 @@
 
 import type { Blockchain } from '../blockchain/blockchain.js';
 import type { Block, SignedTx } from '../chain/types.js';
-import { InvalidBlock } from '../chainFile/verifyBlock.js';
+import { InvalidBlock } from '../importer/verifyBlock.js';
 import { keccak256 } from '../encoding/bytes.js';
 import { bigintToBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';

@@ -1,5 +1,5 @@
 // Admission checks that need nothing but the transaction and the pool's settings, with geth's
-// words for each refusal (pool refusals are -32000 with geth's message; README "Methods served").
+// words for each refusal (pool refusals are -32000 with geth's message; docs/methods.md#sending-transactions).
 
 import type { SignedTx } from '../chain/types.js';
 import { txRejected } from '../errors.js';

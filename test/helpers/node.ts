@@ -1,5 +1,6 @@
-// Spawns a real mcnode process (the compiled dist/src/cli.js) on a temp datadir and talks to it
-// over HTTP and IPC, as users do. `npm test` builds dist/ before tap runs.
+// Spawns a real mcnode process on a temp datadir and talks to it over HTTP and IPC, as users do.
+// The process is the `mcnode` command (bin/mcnode.js), which runs the bundle and its code cache
+// (dist/bundle/): what `npm start` and an installed package run. `npm test` builds dist/ first.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -7,10 +8,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LAUNCH_ENV } from '../../src/heapTuning.js';
+import { LAUNCH_ENV } from '../../src/runtime/heapTuning.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = path.join(ROOT, 'dist/src/cli.js');
+/** The `mcnode` command: the bundle users run. */
+export const CLI = path.join(ROOT, 'bin/mcnode.js');
+/** The compiled entry the Docker image runs (dist/src/cmd/cli.js), for the tests of that path. */
+export const COMPILED_CLI = path.join(ROOT, 'dist/src/cmd/cli.js');
 
 export interface RpcReply {
   jsonrpc: string;
@@ -86,14 +90,17 @@ export function ipcRequest(ipcPath: string, body: unknown): Promise<RpcReply> {
  * Resolves once the banner shows the endpoints.
  */
 export async function startNode(datadir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestNode> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  // Without the bundle the command would fall back to the compiled sources: not what users run.
+  if (!existsSync(path.join(ROOT, 'dist/bundle/cli.js'))) throw new Error('dist/bundle/ is missing: run `npm run build` first');
   const hasPort = args.some((a) => a.startsWith('--rpcport'));
   // The SCS endpoint is on by default (port 8548): tests run side by side, so it binds an ephemeral port.
   const hasScsPort = args.some((a) => /^--(scsrpcport|scs\.rpcport)/i.test(a));
   // Unix socket paths are limited to ~100 bytes; test datadirs are deep, so sockets go to /tmp.
   const hasIpc = args.some((a) => a.startsWith('--ipc'));
   const ipcArgs = hasIpc ? [] : ['--ipcpath', path.join(os.tmpdir(), `mcnode-${process.pid}-${ipcCounter++}.ipc`)];
-  const proc = spawn(process.execPath, [CLI, '--datadir', datadir, ...(hasPort ? [] : ['--rpcport', '0']), ...(hasScsPort ? [] : ['--scsrpcport', '0']), ...ipcArgs, ...args], {
+  // Every call a test makes is also answered by the library EVM and compared (docs/design/call-interpreter.md).
+  const verifyArgs = args.some((a) => /^--rpc\.fastcall/i.test(a)) ? [] : ['--rpc.fastcall.verify', '1'];
+  const proc = spawn(process.execPath, [CLI, '--datadir', datadir, ...(hasPort ? [] : ['--rpcport', '0']), ...(hasScsPort ? [] : ['--scsrpcport', '0']), ...ipcArgs, ...verifyArgs, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -155,3 +162,20 @@ export async function waitFor<T>(fn: () => Promise<T>, what: string, timeoutMs =
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** The bundle's V8 code cache (src/runtime/codeCache.ts), beside the bundle. */
+export const CODE_CACHE = path.join(ROOT, 'dist/bundle/mcnode.cjs.cache');
+
+/**
+ * Makes sure the bundle's code cache exists (a node start writes it), so that what runs next takes
+ * the cached path users take from their second start on. With `--verbosity 4` the command logs
+ * which path it took: CACHE_USED.
+ */
+export async function withCodeCache(datadir: string): Promise<void> {
+  if (existsSync(CODE_CACHE)) return;
+  const node = await startNode(datadir, ['--mining.mode', 'off', '--ipcdisable']);
+  await node.stop();
+}
+
+/** The debug line of a run from the bundle whose code cache V8 took. */
+export const CACHE_USED = /DEBUG code cache state=used\n/;

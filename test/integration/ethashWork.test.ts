@@ -9,9 +9,10 @@ import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from 'ethereum-cryptography/keccak.js';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
 import { bigintToFixed, bytesToBigint } from '../../src/encoding/bytes.js';
-import { startNode } from '../helpers/node.js';
+import { CACHE_USED, startNode, withCodeCache } from '../helpers/node.js';
 import { mcnode } from '../fixtures/chains/prebuilt.js';
 import { ETHASH_ARGS, independentlyValid, referenceEthash } from '../helpers/ethashReference.js';
+import { testDir } from '../helpers/testDir.js';
 
 const ETHASH = ETHASH_ARGS;
 const reference = referenceEthash(0); // ~10-20 s of CPU: started now, awaited when needed
@@ -27,7 +28,7 @@ async function solve(sealHash: Uint8Array, target: bigint, start = 0n): Promise<
 }
 
 t.test('work packages: the independent implementation solves them and the node accepts', async (t) => {
-  const node = await startNode(t.testdir(), [...ETHASH, '--mining.mode', 'remote']);
+  const node = await startNode(testDir(t), [...ETHASH, '--mining.mode', 'remote']);
   t.teardown(() => node.stop());
   const [sealHex, seedHex, targetHex] = await node.rpc('mc_getWork');
   t.equal(seedHex, '0x' + '00'.repeat(32), 'epoch 0 seed hash');
@@ -51,7 +52,9 @@ t.test('work packages: the independent implementation solves them and the node a
 });
 
 t.test('fixture builds on an Ethash genesis are byte-identical and verify independently', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
+  // The mcnode command's bundle, from its code cache (as every run after a node's first start).
+  await withCodeCache(path.join(dir, 'warm'));
   const script = path.join(dir, 'script.json');
   writeFileSync(script, JSON.stringify({
     genesis: { config: { chainId: 100, ethash: {} }, timestamp: '0x5f5e1000', difficulty: '0x8', alloc: {} },
@@ -60,8 +63,9 @@ t.test('fixture builds on an Ethash genesis are byte-identical and verify indepe
   }));
   const builds = ['1', '2'].map((threads) => {
     const datadir = path.join(dir, threads);
-    const run = mcnode('fixture', script, '--datadir', datadir, '--ipcdisable', '--verbosity', '1', '--minerthreads', threads);
+    const run = mcnode('fixture', script, '--datadir', datadir, '--ipcdisable', '--verbosity', '4', '--minerthreads', threads);
     t.equal(run.status, 0, `built with ${threads} thread(s)`, { stderr: run.stderr });
+    t.match(run.stderr, CACHE_USED, 'the build ran from the code cache');
     const out = path.join(dir, `${threads}.rlp`);
     t.equal(mcnode('export', out, '--datadir', datadir, '--ipcdisable', '--verbosity', '1').status, 0);
     return { bytes: readFileSync(out), genesis: JSON.parse(readFileSync(path.join(datadir, 'genesis.json'), 'utf8')) };

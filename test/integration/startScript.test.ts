@@ -10,8 +10,9 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LAUNCH_ENV } from '../../src/heapTuning.js';
+import { LAUNCH_ENV } from '../../src/runtime/heapTuning.js';
 import { ROOT, environmentOf, launchEnvOf, postJson, waitFor } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 const START = path.join(ROOT, 'tools/start.mjs');
 const BIN = path.join(ROOT, 'bin/mcnode.js');
@@ -66,7 +67,7 @@ async function startVia(entry: string, datadir: string, env: NodeJS.ProcessEnv =
 }
 
 async function servesAndMines(t: Test, entry: string) {
-  const node = await startVia(entry, t.testdir());
+  const node = await startVia(entry, testDir(t));
   t.teardown(() => node.stop());
   if (entry === 'npm start') {
     const pid = node.pid();
@@ -89,7 +90,7 @@ async function servesAndMines(t: Test, entry: string) {
 t.test('npm start (package.json\'s script, run by sh) serves requests and mines a transaction', (t) => servesAndMines(t, 'npm start'));
 
 t.test('npm start keeps the malloc settings the user set', async (t) => {
-  const node = await startVia('npm start', t.testdir(), { ...plainEnv, MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144' });
+  const node = await startVia('npm start', testDir(t), { ...plainEnv, MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144' });
   t.teardown(() => node.stop());
   t.same(launchEnvOf(node.pid()), { MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144' });
   t.equal(await node.rpc('net_listening'), true);

@@ -6,7 +6,7 @@ import t from 'tap';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { BATCH_WINDOW, Dispatcher } from '../../src/rpc/dispatch.js';
 import type { RpcMethod } from '../../src/rpc/types.js';
-import { BlockBuilder } from '../../src/miner/blockBuilder.js';
+import { BlockProcessor } from '../../src/execution/blockProcessor.js';
 import { HASH_CACHE_SIZE } from '../../src/blockchain/blockchain.js';
 import { Lru } from '../../src/store/lru.js';
 
@@ -44,7 +44,7 @@ t.test('a batch runs calls in windows and stops at the reply limit', async (t) =
 
 t.test('EVMs do not stay subscribed to the shared Common', async (t) => {
   const common = createCustomCommon({ chainId: 100 }, Mainnet, { hardfork: 'petersburg' });
-  const builder = new BlockBuilder({} as never, common, { getBlockByNumber: async () => undefined });
+  const builder = new BlockProcessor({} as never, common, { getBlockByNumber: async () => undefined });
   const before = common.events.listenerCount('hardforkChanged');
   for (let i = 0; i < 20; i++) await builder.createEvm({} as never);
   t.equal(common.events.listenerCount('hardforkChanged'), before, 'no listener per EVM on the shared Common');

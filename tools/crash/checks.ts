@@ -1,4 +1,4 @@
-// What must hold after a node was killed with SIGKILL and started again (README "Crash safety"): every
+// What must hold after a node was killed with SIGKILL and started again (docs/persistence-and-guarantees.md#crash-safety): every
 // acknowledged transaction is still pending or mined; the head, its recent ancestors, their
 // receipts and the state at the head are consistent; and, from time to time, the whole chain
 // re-executes block by block to the same roots (`mcnode export`, then `mcnode import` into a

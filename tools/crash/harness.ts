@@ -166,7 +166,7 @@ function checkLog(node: NodeProcess, problem: (p: string) => void): void {
   for (const line of troubleIn(node.stderr())) problem(`node log: ${line}`);
 }
 
-/** A summary table for people and for the README's last result. */
+/** A summary table for people and for bench/RESULTS.md. */
 export function describeCrash(r: CrashResult): string {
   const lines = ['kind         kills  confirmed  max answer  mean answer'];
   for (const k of KILL_KINDS) {

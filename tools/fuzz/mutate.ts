@@ -206,7 +206,7 @@ function mutateValue(r: Random, req: { [k: string]: Json }, calls: Call[]): Json
   }
 }
 
-/** A hex string made slightly wrong (or slightly different): the hex rules of README "Methods served". */
+/** A hex string made slightly wrong (or slightly different): the hex rules of docs/methods.md#encodings. */
 function tweakHex(r: Random, hex: string): string {
   const digits = hex.slice(2);
   switch (r.int(9)) {

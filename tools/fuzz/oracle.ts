@@ -1,4 +1,4 @@
-// What the design says must come back for a body (README "Transports"), written independently of the
+// What the design says must come back for a body (docs/transports.md), written independently of the
 // dispatcher: whether any reply is due (a valid notification, or a batch of only those, gets
 // none), and, over IPC, which values the stream carries.
 

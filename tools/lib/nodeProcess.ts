@@ -1,4 +1,4 @@
-// A real mcnode process for the reliability tools and tests: spawned from dist/src/cli.js, with
+// A real mcnode process for the reliability tools and tests: the `mcnode` command (the bundle), with
 // npm start's memory setting (MALLOC_ARENA_MAX), on a datadir the caller owns (so it can be killed and restarted
 // on the same data), with its endpoints read from the banner, its stderr kept, and its resident
 // memory read from /proc.
@@ -8,11 +8,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LAUNCH_ENV } from '../../src/heapTuning.js';
+import { LAUNCH_ENV } from '../../src/runtime/heapTuning.js';
 
 /** The repository root, found upward from this file (works from tools/ and from dist/tools/). */
 export const ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
-export const CLI = path.join(ROOT, 'dist/src/cli.js');
+export const CLI = path.join(ROOT, 'bin/mcnode.js');
 
 function findRoot(dir: string): string {
   for (let d = dir; ; d = path.dirname(d)) {

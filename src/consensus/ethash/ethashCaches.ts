@@ -5,13 +5,13 @@
 
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { workerThreads } from '../../lazyBuiltins.js';
+import { workerThreads } from '../../runtime/lazyBuiltins.js';
 import { equalBytes, keccak256 } from '../../encoding/bytes.js';
 import { bytesToHex } from '../../encoding/hex.js';
 import { cacheSize, epochSeed } from './params.js';
 import { EthashKernel } from './ethashKernel.js';
 import type { EthashCacheMessage } from '../../../workers/ethashCache.js';
-import { workerModule } from '../../workerModule.js';
+import { workerModule } from '../../runtime/workerModule.js';
 
 /** level: 'warn' for failures that mining works around (it goes on with less); default info */
 export type CacheLog = (message: string, fields: Record<string, unknown>, level?: 'warn') => void;

@@ -1,13 +1,13 @@
-// admin_* (README "admin and vnode"): node identity, data directory, static peers (dialed and kept
-// connected by the p2p endpoint, README "Network"), connected peers, and the one HTTP endpoint.
+// admin_* (docs/methods.md#admin-and-vnode): node identity, data directory, static peers (dialed and kept
+// connected by the p2p endpoint, docs/network.md), connected peers, and the one HTTP endpoint.
 
 import type { Blockchain } from '../../blockchain/blockchain.js';
 import { formatOwnEnode, parseEnode, type Enode } from '../../admin/enode.js';
 import type { StaticPeers } from '../../admin/staticPeers.js';
 import { toChecksumAddress } from '../../encoding/address.js';
 import { bytesToHex } from '../../encoding/hex.js';
-import { alreadyExists, invalidParams, refused, unsupported, wrongState } from '../../errors.js';
-import { count, method, optional, string, withDefault, type Codec } from '../params.js';
+import { alreadyExists, refused, unsupported, wrongState } from '../../errors.js';
+import { ParamError, count, method, optional, string, withDefault, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import { NAMESPACES, NAMESPACE_ALIASES } from '../namespaces.js';
 import type { VnodeInfo } from './vnode.js';
@@ -70,13 +70,13 @@ const apiList: Codec<string[]> = (v, i) => {
   const names = string(v, i).split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
   const out = names.map((n) => NAMESPACE_ALIASES.get(n) ?? n);
   const unknown = out.find((n) => !(NAMESPACES as readonly string[]).includes(n));
-  if (unknown !== undefined) throw invalidParams(`invalid argument ${i}: unknown namespace "${unknown}"`);
+  if (unknown !== undefined) throw new ParamError(i, `unknown namespace "${unknown}"`);
   return [...new Set(out)];
 };
 
 const port: Codec<number> = (v, i) => {
   const n = count(v, i);
-  if (n > 65535) throw invalidParams(`invalid argument ${i}: port out of range`);
+  if (n > 65535) throw new ParamError(i, `port out of range`);
   return n;
 };
 

@@ -1,16 +1,16 @@
 // Developer controls under three names (evm_*, anvil_*, hardhat_*), so that Hardhat's network
 // helpers and viem's test client in either mode work. Served only on chains whose genesis has
-// `config.devControls: true` (README "Developer controls").
+// `config.devControls: true` (docs/developer-controls.md).
 
-import type { DevMining } from '../../miner/devMining.js';
-import type { DevSnapshots } from '../../miner/devSnapshots.js';
-import type { DevState } from '../../miner/devState.js';
+import { MAX_MINE_COUNT, type DevMining } from '../../devControls/devMining.js';
+import type { DevSnapshots } from '../../devControls/devSnapshots.js';
+import type { DevState } from '../../devControls/devState.js';
 import { bytesToBigint } from '../../encoding/bytes.js';
 import { bytesToHex, encodeQuantity } from '../../encoding/hex.js';
-import { invalidParams, invalidTransaction, wrongState } from '../../errors.js';
+import { invalidTransaction, wrongState } from '../../errors.js';
 import { DEFAULT_SEND_GAS } from '../../accounts/signer.js';
 import { txRequest } from './mc/transactions.js';
-import { address, boolean, count, data, hash, method, optional, quantity, uint64, type Codec } from '../params.js';
+import { ParamError, address, boolean, count, data, hash, method, optional, quantity, uint64, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 
 export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const;
@@ -20,10 +20,17 @@ const MAX_INTERVAL_MS = 2 ** 31 - 1;
 /** Seconds or a timestamp: a JSON integer or a QUANTITY. */
 const seconds: Codec<bigint> = (v, i) => {
   if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v) || v < 0) throw invalidParams(`invalid argument ${i}: expected a non-negative integer`);
+    if (!Number.isSafeInteger(v) || v < 0) throw new ParamError(i, `expected a non-negative integer`);
     return BigInt(v);
   }
   return BigInt(count(v, i));
+};
+
+/** A block count for anvil_mine / hardhat_mine: at most MAX_MINE_COUNT per call. */
+const blockCount: Codec<bigint> = (v, i) => {
+  const n = seconds(v, i);
+  if (n > BigInt(MAX_MINE_COUNT)) throw new ParamError(i, `at most ${MAX_MINE_COUNT} blocks per call`);
+  return n;
 };
 
 export interface DevControls {
@@ -40,7 +47,7 @@ const slot: Codec<bigint> = (v, i) => quantity(typeof v === 'string' ? v.replace
 /** A storage value: a 32-byte word (Hardhat, viem) or a QUANTITY. */
 const storageValue: Codec<bigint> = (v, i) => {
   const bytes = data(v, i);
-  if (bytes.length > 32) throw invalidParams(`invalid argument ${i}: a storage value has at most 32 bytes`);
+  if (bytes.length > 32) throw new ParamError(i, `a storage value has at most 32 bytes`);
   return bytesToBigint(bytes);
 };
 
@@ -68,19 +75,19 @@ function shared(dev: DevControls): Record<string, RpcMethod> {
     dropTransaction: method([hash], (h) => state.dropTransaction(h)),
     snapshot: method([], async () => encodeQuantity(await snapshots.take())),
     revert: method([uint64], (id) => snapshots.revert(id)),
-    mine: method([optional(seconds), optional(seconds)], async (blocks, interval) => {
+    mine: method([optional(blockCount), optional(seconds)], async (blocks, interval) => {
       await mining.mineMany(blocks ?? 1n, interval);
       return null;
     }),
-    setAutomine: method([boolean], (on) => {
-      mining.setAutomine(on);
+    setAutomine: method([boolean], async (on) => {
+      await mining.setAutomine(on);
       return true;
     }),
     getAutomine: method([], () => mining.automine),
-    setIntervalMining: method([count], (ms) => {
+    setIntervalMining: method([count], async (ms) => {
       // Node's timers hold at most 2^31 - 1 ms; a longer one would fire at once.
-      if (ms > MAX_INTERVAL_MS) throw invalidParams(`invalid argument 0: at most ${MAX_INTERVAL_MS} ms`);
-      mining.setIntervalMining(ms);
+      if (ms > MAX_INTERVAL_MS) throw new ParamError(0, `at most ${MAX_INTERVAL_MS} ms`);
+      await mining.setIntervalMining(ms);
       return true;
     }),
     increaseTime: method([seconds], async (s) => encodeQuantity(await mining.increaseTime(s))),

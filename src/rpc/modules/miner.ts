@@ -1,8 +1,7 @@
 // miner_*: switch local mining at run time (the real node's console `miner` object).
 
-import { invalidParams } from '../../errors.js';
 import { MINING_MODES, type Miner, type MiningMode } from '../../miner/miner.js';
-import { address, count, method, optional, quantity, string } from '../params.js';
+import { ParamError, address, count, method, optional, quantity, string } from '../params.js';
 import type { RpcMethod } from '../types.js';
 
 export interface MinerControl {
@@ -19,16 +18,16 @@ export const MAX_RPC_MINER_THREADS = 64;
 
 export function minerMethods(ctl: MinerControl): Record<string, RpcMethod> {
   return {
-    miner_start: method([optional(count)], (threads) => {
+    miner_start: method([optional(count)], async (threads) => {
       if (threads !== undefined && threads > MAX_RPC_MINER_THREADS) {
-        throw invalidParams(`invalid argument 0: at most ${MAX_RPC_MINER_THREADS} threads`);
+        throw new ParamError(0, `at most ${MAX_RPC_MINER_THREADS} threads`);
       }
       if (threads !== undefined && threads > 0) ctl.setThreads(threads);
-      ctl.miner.setMode(ctl.localMode);
+      await ctl.miner.setMode(ctl.localMode);
       return true;
     }),
-    miner_stop: method([], () => {
-      ctl.miner.setMode('off');
+    miner_stop: method([], async () => {
+      await ctl.miner.setMode('off');
       return true;
     }),
     miner_setMoacbase: method([address], (addr) => {
@@ -41,16 +40,16 @@ export function minerMethods(ctl: MinerControl): Record<string, RpcMethod> {
     }),
     miner_setExtra: method([string], (extra) => {
       const bytes = new TextEncoder().encode(extra);
-      if (bytes.length > MAX_EXTRA) throw invalidParams(`invalid argument 0: extra data is ${bytes.length} bytes, at most ${MAX_EXTRA}`);
+      if (bytes.length > MAX_EXTRA) throw new ParamError(0, `extra data is ${bytes.length} bytes, at most ${MAX_EXTRA}`);
       ctl.miner.extraData = bytes;
       return true;
     }),
     // An emulator extension: any mining mode at run time (instant, interval, mixed, remote, off).
-    miner_setMode: method([string], (mode) => {
+    miner_setMode: method([string], async (mode) => {
       if (!(MINING_MODES as readonly string[]).includes(mode)) {
-        throw invalidParams(`invalid argument 0: unknown mining mode "${mode}" (want ${MINING_MODES.join(', ')})`);
+        throw new ParamError(0, `unknown mining mode "${mode}" (want ${MINING_MODES.join(', ')})`);
       }
-      ctl.miner.setMode(mode as MiningMode);
+      await ctl.miner.setMode(mode as MiningMode);
       return true;
     }),
   };

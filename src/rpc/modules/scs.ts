@@ -1,16 +1,16 @@
-// scs_* (README "Application chains (SCS)", the SCS `rpc` variant): positional params, integers as QUANTITY
+// scs_* (docs/scs.md, the SCS `rpc` variant): positional params, integers as QUANTITY
 // except where the real SCS writes plain numbers (nonce, Dapp state, record counts). The
 // queries (scsQueries.ts) are shared with the rpcdebug variant (scsRpcMethod.ts).
 
-import { invalidParams } from '../../errors.js';
 import { bytesToHex, decodeBlockTag, type BlockTag } from '../../encoding/hex.js';
 import { toChecksumAddress } from '../../encoding/address.js';
-import {
+import { ParamError,
   address, count, data, decodeArg, hash, integer, member, method, objectParam, optional, withDefault, type Codec,
 } from '../params.js';
 import type { RpcMethod } from '../types.js';
-import { Dispatcher } from '../dispatch.js';
+import { Dispatcher, type StartGate } from '../dispatch.js';
 import { HttpRpcServer } from '../http.js';
+import type { FastPathCounts } from '../httpFastPath.js';
 import { buildMethodTable } from './index.js';
 import { scsRpcDebugMethods } from './scsRpcMethod.js';
 import { poolShape, scsBlock, scsReceiptResult, scsTransactionResult, toRpc, type PageRequest } from './scsFormat.js';
@@ -27,7 +27,7 @@ export const nonce: Codec<bigint> = integer;
 export const scsBlockTag: Codec<bigint | 'earliest' | 'latest'> = (v, i) => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
   const tag = decodeArg(i, () => decodeBlockTag(v));
-  if (tag === 'pending') throw invalidParams(`invalid argument ${i}: app chains have no pending block; use a number, "earliest" or "latest"`);
+  if (tag === 'pending') throw new ParamError(i, `app chains have no pending block; use a number, "earliest" or "latest"`);
   return tag;
 };
 
@@ -45,7 +45,7 @@ const lenientTag = optional<BlockTag | undefined>((v, i) => {
 const callObject: Codec<{ from?: Uint8Array; to: Uint8Array; data?: Uint8Array; dappAddr?: Uint8Array }> = (v, i) => {
   const o = objectParam(v, i);
   const to = member(o, 'to', address, i);
-  if (!to) throw invalidParams(`invalid argument ${i}: missing "to" (the app chain address)`);
+  if (!to) throw new ParamError(i, `missing "to" (the app chain address)`);
   return { from: member(o, 'from', address, i), to, data: member(o, 'data', data, i), dappAddr: member(o, 'dappAddr', address, i) };
 };
 const index = withDefault(count, 0);
@@ -62,7 +62,7 @@ export function scsMethods(ctx: ScsContext): Record<string, RpcMethod> {
 
   return {
     scs_directCall: method([callObject, lenientTag], async (req, tag) => {
-      const { dapp, data: input } = splitCall(req.dappAddr, req.data, 'invalid argument 0');
+      const { dapp, data: input } = splitCall(req.dappAddr, req.data, 0);
       return bytesToHex(await directCall(at(req.to), req.from, dapp, input, tag));
     }),
     scs_getBalance: method([address, address, lenientTag], async (c, account, tag) => {
@@ -119,19 +119,23 @@ export interface ScsServerOptions {
   vhosts: string[];
   debug: boolean;
   onCall?: (method: string, ms: number, ok: boolean) => void;
+  gate?: StartGate;
+  fastPath?: boolean;
+  fastPathCounts?: FastPathCounts;
 }
 
 /**
- * The SCS HTTP endpoint (README "Application chains (SCS)", Endpoints): `/` serves the `rpc` variant; `/rpc` serves
+ * The SCS HTTP endpoint (docs/scs.md#endpoints): `/` serves the `rpc` variant; `/rpc` serves
  * `rpcdebug` and, as the official explorer sends both there, the `scs_*` methods too.
  */
 export function createScsServer(ctx: ScsContext, o: ScsServerOptions): HttpRpcServer {
-  const plain = new Dispatcher({ methods: buildMethodTable(scsMethods(ctx)), debug: o.debug, onCall: o.onCall });
+  const plain = new Dispatcher({ methods: buildMethodTable(scsMethods(ctx)), debug: o.debug, onCall: o.onCall, gate: o.gate });
   const both = new Dispatcher({
     methods: buildMethodTable(scsMethods(ctx), scsRpcDebugMethods(ctx)),
     caseInsensitive: true,
     debug: o.debug,
     onCall: o.onCall,
+    gate: o.gate,
   });
   return new HttpRpcServer({
     host: o.host,
@@ -139,5 +143,7 @@ export function createScsServer(ctx: ScsContext, o: ScsServerOptions): HttpRpcSe
     corsOrigins: o.corsOrigins,
     vhosts: o.vhosts,
     route: (path) => (path === '/' ? plain : path === '/rpc' || path === '/rpc/' ? both : undefined),
+    fastPath: o.fastPath,
+    fastPathCounts: o.fastPathCounts,
   });
 }

@@ -1,4 +1,4 @@
-// SCS wire shapes (README "Application chains (SCS)"), built once for both variants: an
+// SCS wire shapes (docs/scs.md), built once for both variants: an
 // integer is a bigint here, written as a QUANTITY by the `rpc` variant (toRpc) and as an exact
 // JSON number by `rpcdebug` (rawJson.ts); a JS number is a plain JSON number in both.
 

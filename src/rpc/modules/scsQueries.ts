@@ -6,6 +6,7 @@ import { bytesToHex, type BlockTag } from '../../encoding/hex.js';
 import type { AppChain } from '../../scs/appChain.js';
 import type { ScsService } from '../../scs/scsService.js';
 import type { RecordList } from '../../scs/exchange.js';
+import { ParamError } from '../params.js';
 import { chainInfo, recordLists, type PageRequest, type Shape, type scsBlock } from './scsFormat.js';
 
 export interface ScsContext {
@@ -40,10 +41,10 @@ function numberOf(chain: AppChain, tag: BlockTag): bigint {
 }
 
 /** Dapp address and call data: `dappAddr` when given, else the first 20 bytes of `data`. */
-export function splitCall(dappAddr: Uint8Array | undefined, payload: Uint8Array | undefined, where: string) {
+export function splitCall(dappAddr: Uint8Array | undefined, payload: Uint8Array | undefined, argument: number | string) {
   const input = payload ?? new Uint8Array();
   if (dappAddr) return { dapp: dappAddr, data: input };
-  if (input.length < 20) throw invalidParams(`${where}: name the Dapp with dappAddr, or start data with its 20-byte address`);
+  if (input.length < 20) throw new ParamError(argument, 'name the Dapp with dappAddr, or start data with its 20-byte address');
   return { dapp: input.subarray(0, 20), data: input.subarray(20) };
 }
 

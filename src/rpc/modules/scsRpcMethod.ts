@@ -1,11 +1,11 @@
-// ScsRPCMethod.* (README "Application chains (SCS)": the SCS `rpcdebug` variant on `/rpc`): one object of named
+// ScsRPCMethod.* (docs/scs.md: the SCS `rpcdebug` variant on `/rpc`): one object of named
 // params, names matched case-insensitively; results with integers as exact JSON numbers.
-// Shapes the sources do not show are ours (README, "Application chains"): GetBlock/GetBlocks `{Hash, Header, Txs}`,
+// Shapes the sources do not show are ours (docs/scs.md): GetBlock/GetBlocks `{Hash, Header, Txs}`,
 // GetTxpool like scs_getTxpool, GetTxpoolCount `{pending, queued}`, GetDappState 0 or 1.
 
 import { DecodeError, executionFailed, invalidParams, notFound } from '../../errors.js';
 import { bytesToHex, decodeAddress, decodeData, decodeHash, decodeQuantity } from '../../encoding/hex.js';
-import { decodeArg, integer as paramInteger } from '../params.js';
+import { ParamError, decodeArg, integer as paramInteger } from '../params.js';
 import { AbiError, decodeAbi, encodeAbi, findFunction, type AbiType, type AbiValue } from '../../scs/abi.js';
 import { concatBytes } from '../../encoding/bytes.js';
 import { RawJson, exactJson } from '../rawJson.js';
@@ -25,7 +25,7 @@ const hash: Named<Uint8Array> = (v, n) => decodeArg(n, () => decodeHash(v));
 const integer: Named<bigint> = paramInteger;
 const small: Named<number> = (v, n) => Number(integer(v, n));
 const list: Named<unknown[]> = (v, n) => {
-  if (!Array.isArray(v)) throw invalidParams(`invalid argument ${n}: expected an array`);
+  if (!Array.isArray(v)) throw new ParamError(n, `expected an array`);
   return v;
 };
 
@@ -109,7 +109,7 @@ export function scsRpcDebugMethods(ctx: ScsContext): Record<string, RpcMethod> {
 /** Calls a registered Dapp's function by name with JSON arguments; decodes what it returns. */
 async function anyCall(chain: AppChain, dapp: Uint8Array, sender: Uint8Array | undefined, params: unknown[]): Promise<Shape> {
   const [fn, ...args] = params;
-  if (typeof fn !== 'string') throw invalidParams('invalid argument Params: the first element must be the function name');
+  if (typeof fn !== 'string') throw new ParamError('Params', 'the first element must be the function name');
   const entry = chain.registeredDapp(dapp);
   if (!entry) throw notFound(`Dapp ${bytesToHex(dapp)} is not registered in the DappBase of app chain ${chain.key}`);
   // An AbiError here is a bad Params member: toRpcError says so.

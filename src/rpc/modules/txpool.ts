@@ -1,4 +1,4 @@
-// txpool_* (README "Transaction pool"): outer keys are checksummed senders, inner
+// txpool_* (docs/methods.md#transaction-pool): outer keys are checksummed senders, inner
 // keys decimal nonces; pool transactions show a null blockNumber and the zero blockHash.
 
 import type { SignedTx } from '../../chain/types.js';

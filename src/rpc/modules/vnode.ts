@@ -1,4 +1,4 @@
-// vnode_* (README "admin and vnode"): the VNODE settings an SCS and the client library ask for.
+// vnode_* (docs/methods.md#admin-and-vnode): the VNODE settings an SCS and the client library ask for.
 
 import { bytesToHex } from '../../encoding/hex.js';
 import { method } from '../params.js';

@@ -9,7 +9,7 @@ import { Database } from '../../../src/store/database.js';
 import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import { WorldState } from '../../../src/state/worldState.js';
 import { ScsService } from '../../../src/scs/scsService.js';
-import { BlockParticipants } from '../../../src/miner/blockParticipants.js';
+import { BlockParticipants } from '../../../src/execution/blockParticipants.js';
 import { payWhatCovers, recordDeposit } from '../../../src/execution/systemTxs.js';
 import { EMPTY_TRIE_ROOT, EMPTY_UNCLES_HASH, blockFromParts } from '../../../src/chain/block.js';
 import { contractAddress, signTransaction } from '../../../src/chain/transaction.js';
@@ -18,6 +18,7 @@ import { createLogger } from '../../../src/log.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { DEV } from '../../helpers/accounts.js';
 import { contract } from '../../helpers/abi.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const common = createCustomCommon({ chainId: 100 }, Mainnet, { hardfork: 'petersburg' });
 const CHAIN = hexToBytes('0x' + 'f1'.repeat(20));
@@ -42,7 +43,7 @@ function mainBlock(number: bigint, txs: SignedTx[] = []): { block: Block; receip
 }
 
 t.test('deposits, flushes and withdrawal moves through the participant hooks', async (t) => {
-  const db = await Database.open(t.testdir());
+  const db = await Database.open(testDir(t));
   t.teardown(() => db.close());
   let head = mainBlock(0n).block;
   const scs = await ScsService.open(

@@ -6,7 +6,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { Account, Address } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { commonFor } from '../../../src/chainCore.js';
+import { commonFor } from '../../../src/node/chainCore.js';
 import type { SignedTx } from '../../../src/chain/types.js';
 import type { Hardfork } from '../../../src/config/schema.js';
 import { keccak256 } from '../../../src/encoding/bytes.js';

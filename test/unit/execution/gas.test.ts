@@ -1,6 +1,6 @@
 import t from 'tap';
 import { blockReward, ethereumTxGas, intrinsicGas, nextGasLimit } from '../../../src/execution/gas.js';
-import { commonFor } from '../../../src/chainCore.js';
+import { commonFor } from '../../../src/node/chainCore.js';
 
 const MC = 10n ** 18n;
 

@@ -1,7 +1,7 @@
-// mc_* filter and log methods (README "Filters and logs"): decode the filter options, call
+// mc_* filter and log methods (docs/methods.md#filters-and-logs): decode the filter options, call
 // the FilterSystem, format log objects and hashes.
 
-import { DecodeError, invalidParams } from '../../../errors.js';
+import { DecodeError } from '../../../errors.js';
 import { bytesToHex, decodeAddress, decodeHash, decodeQuantity, encodeQuantity } from '../../../encoding/hex.js';
 import type { FilterChanges, FilterSystem } from '../../../filters/filterSystem.js';
 import type { LogCriteria, LogEntry, LogQuery } from '../../../filters/logQuery.js';
@@ -41,14 +41,14 @@ function decodeTopics(value: unknown, i: number): (Uint8Array[] | null)[] {
   }
 }
 
-/** The filter options object (README "Filters and logs"); unknown keys are ignored (chain3 also sends `from`/`to`). */
+/** The filter options object (docs/methods.md#filters-and-logs); unknown keys are ignored (chain3 also sends `from`/`to`). */
 export const filterQuery: Codec<LogQuery> = (v, i) => {
   const o = objectParam(v, i);
   const blockHash = member(o, 'blockHash', hash, i);
   const fromBlock = member(o, 'fromBlock', blockTag, i);
   const toBlock = member(o, 'toBlock', blockTag, i);
   if (blockHash && (fromBlock !== undefined || toBlock !== undefined)) {
-    throw invalidParams(`invalid argument ${i}: cannot specify both blockHash and fromBlock/toBlock, choose one or the other`);
+    throw new ParamError(i, `cannot specify both blockHash and fromBlock/toBlock, choose one or the other`);
   }
   const criteria: LogCriteria = { addresses: decodeAddresses(o.address, i), topics: decodeTopics(o.topics, i) };
   return { fromBlock: fromBlock ?? 'latest', toBlock: toBlock ?? 'latest', blockHash, criteria };
@@ -59,7 +59,7 @@ const NO_SUCH_ID = -1n;
 
 /** A filter id: any string (as geth), mapped to its number when it is a QUANTITY. */
 export const filterId: Codec<bigint> = (v, i) => {
-  if (typeof v !== 'string') throw invalidParams(`invalid argument ${i}: expected a filter id string`);
+  if (typeof v !== 'string') throw new ParamError(i, `expected a filter id string`);
   try {
     return decodeQuantity(v, 128);
   } catch {

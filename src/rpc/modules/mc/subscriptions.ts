@@ -2,12 +2,12 @@
 // IPC. The notification method follows the namespace the client subscribed with
 // (`eth_subscription` after eth_subscribe). Over HTTP there is no connection to push to.
 
-import { ErrorKind, NodeError, invalidParams } from '../../../errors.js';
+import { ErrorKind, NodeError } from '../../../errors.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
 import type { Block } from '../../../chain/types.js';
 import type { SubscriptionEvent, SubscriptionHub, SubscriptionRequest } from '../../../filters/subscriptions.js';
 import { formatHeader, formatLog, formatTransaction } from '../../format.js';
-import { decodePositional, optional, boolean, string, type Codec } from '../../params.js';
+import { ParamError, decodePositional, optional, boolean, string, type Codec } from '../../params.js';
 import type { CallContext, RpcMethod, RpcParams } from '../../types.js';
 import { filterQuery } from './filters.js';
 
@@ -95,7 +95,7 @@ export function subscriptionMethods(hub: SubscriptionHub): Record<string, RpcMet
         const [id] = decodePositional(params, [string] as const);
         const connection = ctx?.connection;
         if (!connection) throw unavailable('notifications not supported');
-        if (!/^0x[0-9a-fA-F]+$/.test(id)) throw invalidParams('invalid argument 0: expected a subscription id');
+        if (!/^0x[0-9a-fA-F]+$/.test(id)) throw new ParamError(0, 'expected a subscription id');
         return connection.remove(id.toLowerCase());
       },
     },

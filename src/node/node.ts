@@ -1,0 +1,396 @@
+// Wires the node together: database, chain, state, pool, miner, wallet and the RPC servers.
+// Every component receives the few interfaces it uses; only this file knows them all.
+
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import type { Config } from '../config/schema.js';
+import { devAccounts, difficultyRule, genesisSpec, openChainCore } from './chainCore.js';
+import { bytesToHex } from '../encoding/hex.js';
+import { Database } from '../store/database.js';
+import { WorldState } from '../state/worldState.js';
+import { Blockchain } from '../blockchain/blockchain.js';
+import { checkClassicAllowed, decodeTransaction } from '../chain/transaction.js';
+import { secp256k1 } from '../chain/secp256k1.js';
+import { decodeBlockTransaction } from '../chain/systemTx.js';
+import type { SignedTx } from '../chain/types.js';
+import { TxPool } from '../txpool/txPool.js';
+import { PoolEntries } from '../store/poolEntries.js';
+import { Miner, type SealFunction } from '../miner/miner.js';
+import { PendingBlockCache } from '../miner/pendingBlock.js';
+import { Sealer } from '../miner/sealer.js';
+import type { PowEngine } from '../consensus/powEngine.js';
+import { CallExecutor, type CallOptions } from '../execution/call.js';
+import { CallMonitor } from '../execution/callMonitor.js';
+import { Wallet } from '../accounts/wallet.js';
+import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from '../accounts/keystore.js';
+import { KeyManager } from '../accounts/keyManager.js';
+import { TxSigner } from '../accounts/signer.js';
+import { TxSubmitter } from '../txpool/submitter.js';
+import { GasPrices } from '../txpool/gasPrices.js';
+import { loadOrCreateNodeKey, nodeIdOf } from '../admin/nodeKey.js';
+import { StaticPeers } from '../admin/staticPeers.js';
+import { createLogger, type Logger } from '../log.js';
+import { HttpEndpoint } from '../rpc/httpEndpoint.js';
+import { StartGate } from '../rpc/dispatch.js';
+import { SubscriptionHub } from '../filters/subscriptions.js';
+import { subscriptionMethods } from '../rpc/modules/mc/subscriptions.js';
+import { buildMethodTable, namespaceOf, rpcModules, NAMESPACES } from '../rpc/modules/index.js';
+import { libxMethods, netMethods } from '../rpc/modules/libx.js';
+import { blockMethods } from '../rpc/modules/mc/blocks.js';
+import { stateMethods } from '../rpc/modules/mc/state.js';
+import { transactionMethods } from '../rpc/modules/mc/transactions.js';
+import { infoMethods } from '../rpc/modules/mc/info.js';
+import { miningMethods } from '../rpc/modules/mc/mining.js';
+import { minerMethods } from '../rpc/modules/miner.js';
+import { WorkPackages } from '../miner/workPackages.js';
+import { filterMethods } from '../rpc/modules/mc/filters.js';
+import { FilterSystem } from '../filters/filterSystem.js';
+import { storedBlooms } from '../filters/blockBlooms.js';
+import { NodeBackend } from './mcBackend.js';
+import { txpoolMethods } from '../rpc/modules/txpool.js';
+import { personalMethods } from '../rpc/modules/personal.js';
+import { adminMethods, adminOverHttp } from '../rpc/modules/admin.js';
+import { vnodeMethods, type VnodeInfo } from '../rpc/modules/vnode.js';
+import { VERSION, clientVersion } from '../version.js';
+import { liveChainFiles } from '../chainFile/liveImport.js';
+import { BlockImporter } from '../importer/blockImporter.js';
+import { TrieNodeStore } from '../state/trieNodeStore.js';
+import { adminChainMethods } from '../rpc/modules/adminChain.js';
+import { RpcStats } from '../metrics/registry.js';
+import { nodeMetrics } from '../metrics/nodeMetrics.js';
+import { ScsService } from '../scs/scsService.js';
+import { openScsId } from '../scs/scsId.js';
+import { DevClock } from '../devControls/devClock.js';
+import { DevMining } from '../devControls/devMining.js';
+import { DevSnapshots } from '../devControls/devSnapshots.js';
+import { DevState } from '../devControls/devState.js';
+import { devControlMethods } from '../rpc/modules/devControls.js';
+import { activePrecompiles } from '../execution/evm.js';
+import { TraceRunner } from '../tracing/traceRunner.js';
+import { debugMethods } from '../rpc/modules/debug.js';
+import { proofMethods } from '../rpc/modules/mc/proofs.js';
+import { chainImport } from '../sync/chainImport.js';
+import { RpcEndpoints, type MethodTables, type NodeEndpoints } from './rpcEndpoints.js';
+import { NodeNetwork } from './nodeNetwork.js';
+
+
+export interface DevAccount {
+  address: Uint8Array;
+  privateKey: Uint8Array;
+}
+
+/** Everything the node runs, built by `assemble` before the node exists. */
+interface NodeParts {
+  config: Config;
+  log: Logger;
+  db: Database;
+  chain: Blockchain;
+  world: WorldState;
+  pool: TxPool;
+  miner: Miner;
+  wallet: Wallet;
+  methods: MethodTables;
+  devAccounts: DevAccount[];
+  sealer: Sealer;
+  /** the one import path for blocks from outside, and the rewind in turn with block writes */
+  importer: BlockImporter;
+  /** the chain's proof of work */
+  pow: PowEngine;
+  filters: FilterSystem;
+  subscriptions: SubscriptionHub;
+  scs?: ScsService;
+  /** the RPC listeners: HTTP, WebSocket, IPC, SCS, metrics */
+  rpc: RpcEndpoints;
+  network: NodeNetwork;
+  /** holds every call until start-up has finished */
+  gate: StartGate;
+}
+
+export interface StartOptions {
+  /**
+   * Runs once every listener is bound and before the first call is answered (the CLI writes its
+   * banner here), so that what a client reads after its first answer is already there.
+   */
+  beforeServing?: (node: McNode) => void;
+}
+
+export class McNode {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly db: Database;
+  readonly chain: Blockchain;
+  readonly world: WorldState;
+  readonly pool: TxPool;
+  readonly miner: Miner;
+  readonly wallet: Wallet;
+  readonly methods: MethodTables;
+  readonly devAccounts: readonly DevAccount[];
+  readonly importer: BlockImporter;
+  readonly pow: PowEngine;
+  readonly network: NodeNetwork;
+  private closed = false;
+
+  private constructor(private readonly parts: NodeParts) {
+    ({
+      config: this.config, log: this.log, db: this.db, chain: this.chain, world: this.world, pool: this.pool, miner: this.miner,
+      wallet: this.wallet, methods: this.methods, devAccounts: this.devAccounts, importer: this.importer, pow: this.pow, network: this.network,
+    } = parts);
+  }
+
+  /** The listeners' addresses (the banner prints them); HTTP's change with admin_startRPC/stopRPC. */
+  get endpoints(): NodeEndpoints {
+    return this.parts.rpc.addresses;
+  }
+
+  static async start(config: Config, log: Logger = createLogger(config.verbosity), options: StartOptions = {}): Promise<McNode> {
+    const db = await Database.open(path.join(config.datadir, 'chaindata'));
+    let node: McNode;
+    try {
+      node = await McNode.assemble(config, db, log);
+    } catch (err) {
+      await db.close().catch(() => undefined);
+      throw err;
+    }
+    try {
+      options.beforeServing?.(node);
+    } catch (err) {
+      await node.stop();
+      throw err;
+    }
+    node.parts.gate.open();
+    return node;
+  }
+
+  private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
+    const accounts = devAccounts(config);
+    const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log, genesisSpec(config, accounts));
+    const chainId = config.chain.chainId;
+
+    const wallet = new Wallet(chainId);
+    const dev: DevAccount[] = accounts.map(({ privateKey, address }) => ({ address: wallet.addAccount(privateKey, true, address), privateKey }));
+
+
+    const prices = new GasPrices(config.mining.gasPrice);
+    const gasPrice = () => prices.suggested();
+    const pool = new TxPool(new PoolEntries(db), {
+      minGasPrice: () => prices.minimum(),
+      priceBump: BigInt(config.txpool.priceBump),
+      globalSlots: config.txpool.globalSlots,
+      globalQueue: config.txpool.globalQueue,
+      accountQueue: config.txpool.accountQueue,
+      lifetime: config.txpool.lifetime,
+      blockGasLimit: () => chain!.head.header.gasLimit,
+      accountAt: async (address) => {
+        const account = await world.getAccount(chain!.head.header.stateRoot, address);
+        return { nonce: account?.nonce ?? 0n, balance: account?.balance ?? 0n };
+      },
+      headRoot: () => chain!.head.header.stateRoot,
+      journalPath: path.join(config.datadir, 'txpool.journal'),
+    });
+
+    const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
+    // Instant mining seals one-transaction blocks at the devnet difficulty: on the search thread,
+    // the event loop admits the next transactions meanwhile.
+    const sealer = new Sealer({ threads, pow, searchThread: true });
+    const seal: SealFunction = (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number });
+    const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
+    // State-changing developer controls only where the genesis allows them (docs/developer-controls.md).
+    const devControls = rules.devControls;
+    const clock = devControls ? await DevClock.open(db) : undefined;
+    const miner = new Miner(chain, pool, builder, nodes, seal, {
+      mode: config.mining.mine ? config.mining.mode : 'off',
+      period: config.mining.period,
+      coinbase,
+      extraData: config.mining.extraData,
+      targetGasLimit: config.mining.targetGasLimit,
+      difficulty: difficultyRule(config, chain.genesis),
+      clock,
+    });
+    // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
+    chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
+    // Blocks that left the canonical chain (rewind, reorganisation) give their transactions back.
+    chain.on('rewound', ({ removed, returnTransactions }) => {
+      log.info('blocks left the canonical chain', { count: removed.length, from: removed[0].block.header.number, head: chain.head.header.number, hash: bytesToHex(chain.head.hash) });
+      pool.returnRemoved(removed.flatMap((r) => r.block.transactions), returnTransactions).catch((err: Error) => log.error('returning transactions to the pool failed', { error: err.message }));
+    });
+    // The one import path (peers, block files); its trie writes collect apart from the miner's.
+    const importer = new BlockImporter({
+      chain, builder, nodes: new TrieNodeStore(db, 8 * 2 ** 20), chainId, difficulty: difficultyRule(config, chain.genesis), miner, pool,
+      classicTxBlock: rules.classicTxBlock, pow,
+    });
+    const pending = new PendingBlockCache(nodes, chain, pool, miner);
+    const work = new WorkPackages(nodes, chain, pool, miner, pow);
+    pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
+    chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
+    // Calls and estimates (main chain and app chains): the interpreter's switch and verification,
+    // geth's bounds, and one monitor whose counters /metrics shows.
+    const callOptions: CallOptions = {
+      fastCall: config.rpc.fastCall, verifyEvery: config.rpc.fastCallVerify, timeoutMs: config.rpc.evmTimeout,
+      gasCap: config.rpc.gasCap, monitor: new CallMonitor(log),
+    };
+    const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), callOptions);
+    const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
+    const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
+
+    // Pool admission: classic transactions only once the next block may carry them. The journal
+    // holds what the pool took: signed transactions, and impersonated ones (dev controls).
+    const classicAllowed = (tx: SignedTx) => checkClassicAllowed(tx, chain.head.header.number + 1n, rules.classicTxBlock);
+    const decodeForPool = (raw: Uint8Array) => classicAllowed(decodeTransaction(raw, chainId));
+    const restored = await pool.restore((raw) => classicAllowed(decodeBlockTransaction(raw, chainId)));
+    if (restored.restored || restored.dropped) log.info('transaction journal reloaded', restored);
+
+    const endpoints: NodeEndpoints = {};
+    const gate = new StartGate();
+    const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
+    const fastPathCounts = { requests: 0, handOvers: 0 };
+    const http: HttpEndpoint = new HttpEndpoint({
+      methods: () => methods.http,
+      vhosts: config.rpc.vhosts,
+      debug: config.verbosity >= 4,
+      fastPath: config.http.fastPath,
+      fastPathCounts,
+      onCall: rpcStats?.observe,
+      gate,
+      log,
+      onChange: (address) => {
+        endpoints.http = address;
+      },
+    });
+    const keystore = new Keystore(path.join(config.datadir, 'keystore'), config.accounts.lightKdf ? LIGHT_SCRYPT : STANDARD_SCRYPT);
+    const keys = new KeyManager({
+      keystore, wallet, allowInsecureUnlock: config.accounts.allowInsecureUnlock, httpRunning: () => http.running() !== undefined,
+    });
+    await keys.loadKeystore();
+    await keys.unlockAtStart(config.accounts.unlock, config.accounts.password, config.rpc.enabled);
+    const vnode: VnodeInfo = { ...config.vnode, address: config.vnode.address ?? dev[0]?.address ?? new Uint8Array(20) };
+    // The SCS (docs/scs.md): app chains in the same database, in step with main-chain blocks.
+    // A fresh datadir's SCS key file (~30-50 ms of scrypt in the thread pool) is written once the
+    // main endpoint is open; the service holds app-chain writes and the SCS endpoint until then.
+    const scsId = config.scs.enabled ? await openScsId(config.datadir) : undefined;
+    const scs = scsId
+      ? await ScsService.open(
+        {
+          db, common, scsId: scsId.id, storeId: scsId.stored, vnodeAddress: vnode.address, defaultOwner: vnode.address,
+          mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log, calls: callOptions,
+        },
+        config.appChains,
+      )
+      : undefined;
+    if (scs) builder.participants.add(scs);
+    // The peer-to-peer network starts last (after the RPC modules are built); handlers ask this holder at call time.
+    const nodeKey = loadOrCreateNodeKey(config.datadir);
+    const network = new NodeNetwork({ config, log, nodeKey, chain, pool, decodeTx: decodeForPool });
+    const submitter = new TxSubmitter(pool, () => scs);
+    const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
+    const backend = new NodeBackend({
+      chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice, decodeRaw: decodeForPool, signer, submitter,
+      syncProgress: () => network.syncProgress(),
+    });
+    const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => network.peerCount() };
+    vnode.scsService = false; // true once the SCS endpoint runs
+    const admin = {
+      nodeId: nodeIdOf(nodeKey), clientVersion: net.clientVersion, networkId: net.networkId,
+      datadir: path.resolve(config.datadir), vnode, chain, peers: new StaticPeers(), http, pow: pow.name,
+      network: () => network.view(),
+    };
+    const chainFiles = liveChainFiles({
+      chain, miner, importer,
+      onImportProgress: (done) => done % 1000 === 0 && log.info('importing blocks', { done }),
+    });
+    // Method modules, one per namespace topic. New namespaces are added to this list.
+    const common_modules = [
+      adminChainMethods(chainFiles),
+      libxMethods(net), netMethods(net), infoMethods(backend), blockMethods(backend), stateMethods(backend), transactionMethods(backend),
+      filterMethods(filters), subscriptionMethods(subscriptions),
+      miningMethods({ work, localHashrate: () => (miner.mining ? sealer.hashrate() : 0) }),
+      minerMethods({
+        miner,
+        localMode: config.mining.mode === 'remote' || config.mining.mode === 'off' ? 'instant' : config.mining.mode,
+        setThreads: (n) => sealer.setThreads(n),
+        setGasPrice: (price) => {
+          prices.setMinimum(price);
+        },
+      }),
+      txpoolMethods(pool), personalMethods(keys, backend), adminMethods(admin), vnodeMethods(vnode),
+    ];
+    common_modules.push(proofMethods(backend));
+    let precompiles: Map<string, unknown> | undefined; // on first use: the EVM library loads with the first EVM
+    const traces = new TraceRunner({
+      world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules, gasCap: config.rpc.gasCap,
+    });
+    common_modules.push(debugMethods({
+      backend, traces, defaultTimeoutMs: config.rpc.evmTimeout, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
+    }));
+    if (clock) {
+      const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
+      const state = await DevState.open(miner, world, pool, db);
+      backend.impersonation = state;
+      common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
+    }
+    // Namespaces with no method here (the dev controls without config.devControls) are not listed.
+    const served = new Set(common_modules.flatMap((m) => Object.keys(m).map(namespaceOf)));
+    served.add('rpc');
+    const httpApis = () => http.apis.filter((ns) => (NAMESPACES as readonly string[]).includes(ns) && served.has(ns));
+    const methods: MethodTables = {
+      http: buildMethodTable(...common_modules, rpcModules(httpApis)),
+      ipc: buildMethodTable(...common_modules, rpcModules(() => NAMESPACES.filter((ns) => served.has(ns)))),
+      ws: buildMethodTable(...common_modules, rpcModules(() => config.ws.api.filter((ns) => served.has(ns)))),
+    };
+    for (const [name, m] of Object.entries(adminOverHttp)) methods.http.set(name, m);
+
+    const rpc = new RpcEndpoints({
+      config, methods, http, addresses: endpoints, rpcStats, fastPathCounts, scs, gate,
+      metrics: rpcStats && (() => nodeMetrics({
+        version: VERSION, headNumber: () => chain.head.header.number, poolCounts: () => pool.counts(),
+        hashrate: () => (miner.mining ? sealer.hashrate() : 0), mining: () => miner.mining,
+        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats, httpFastPath: fastPathCounts, calls: () => callOptions.monitor!.counters,
+      })),
+    });
+    const node = new McNode({
+      config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate,
+    });
+    miner.on('sealed', (block) =>
+      log.info('sealed block', {
+        number: block.header.number,
+        txs: block.transactions.length,
+        gas: block.header.gasUsed,
+        hash: bytesToHex(block.hash),
+      }),
+    );
+    miner.on('error', (err) => log.error('mining failed', { error: err.message }));
+    log.info('proof of work', { pow: pow.describe() });
+    const running = await rpc.start();
+    // vnode_scsService: the SCS endpoint runs and the operator did not switch the advertisement off.
+    vnode.scsService = running.scs && config.vnode.scsService;
+    endpoints.p2p = await network.start(chainImport(importer), (sync) => subscriptions.watchSync(sync.downloader));
+    miner.start();
+    // Start-up skips what the first answers do not need; load what the first block and call need
+    // right after, so that they are not slower for it.
+    setTimeout(() => {
+      secp256k1(); // signature recovery of the first transaction
+      void import('@ethereumjs/statemanager').then(() => import('@ethereumjs/evm'));
+    }, 25).unref();
+    return node;
+  }
+
+  /** Stops serving, lets an in-flight block write finish, closes the database. */
+  async stop(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db } = this.parts;
+    await network.stop();
+    await rpc.stop();
+    subscriptions.stop();
+    filters.stop();
+    await miner.stop();
+    await scs?.stop();
+    // After the last block write: its pool updates may still journal removals.
+    await pool.settled();
+    pool.close();
+    await sealer.close();
+    await pow.close();
+    await db.close();
+  }
+}
+
+export { VERSION };
