@@ -14,8 +14,7 @@ export const KNOWN_FAILURES: readonly KnownFailure[] = [
       'EIP-7610: creating a contract at an address that has storage (no code, nonce 0) is a collision. ' +
       'The EIP (2024) applies to every hardfork retroactively, as no such account exists on mainnet; ' +
       '@ethereumjs/evm implements it for all hardforks, and mcnode with it. This corpus (2019) expects the ' +
-      'older rule, where the creation goes ahead over the storage; ethereum/tests issue #1368 names exactly ' +
-      'these five tests as outdated by it.',
+      'older rule, where the creation goes ahead over the storage.',
     tests: [
       'stCreate2/RevertInCreateInInitCreate2.json RevertInCreateInInitCreate2',
       'stCreate2/create2collisionStorage.json create2collisionStorage',
