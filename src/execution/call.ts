@@ -18,7 +18,7 @@ import { Lru } from '../store/lru.js';
 import type { WorldState } from '../state/worldState.js';
 import type { StateReader } from '../state/stateReader.js';
 import { evmBlock } from './executor.js';
-import { intrinsicGas } from './gas.js';
+import { MOAC_TX_GAS, intrinsicGas, type TxGasRules } from './gas.js';
 import { invalidOpcodeMessage } from './laterOpcodes.js';
 import { decodeRevertReason } from './revertReason.js';
 import { CallMonitor } from './callMonitor.js';
@@ -61,6 +61,8 @@ export interface CallOptions {
   gasCap?: bigint;
   /** counters and log of the interpreter's faults, fallbacks and disagreements (shared by a node's executors) */
   monitor?: CallMonitor;
+  /** the intrinsic gas table (Ethereum's when the conformance runner compares the two engines; default MOAC's) */
+  gasRules?: TxGasRules;
 }
 
 /** The gas a call gets when it names none and no cap applies (the real node's 50,000,000). */
@@ -146,6 +148,7 @@ export class CallExecutor {
   private readonly verifyEvery: number;
   private readonly timeoutMs: number;
   private readonly gasCap: bigint;
+  private readonly gasRules: TxGasRules;
   /** requests seen, for verifying one in `verifyEvery` */
   private requests = 0;
 
@@ -159,6 +162,7 @@ export class CallExecutor {
     this.timeoutMs = options.timeoutMs !== undefined && options.timeoutMs > 0 ? options.timeoutMs : Infinity;
     this.gasCap = options.gasCap ?? CALL_GAS_CAP;
     this.monitor = options.monitor ?? new CallMonitor();
+    this.gasRules = options.gasRules ?? MOAC_TX_GAS;
   }
 
   /** The last root asked for and its context (once made): calls at the head skip the hex key, the LRU and an await. */
@@ -239,7 +243,7 @@ export class CallExecutor {
   private execute(ctx: Context, req: CallRequest, header: Header, mode: RunMode): CallOutcome | Promise<CallOutcome> {
     const data = req.data ?? EMPTY;
     const isCreation = req.to === undefined;
-    const intrinsic = intrinsicGas(data, isCreation);
+    const intrinsic = intrinsicGas(data, isCreation, this.gasRules);
     const gas = callGas(req.gas, this.gasCap);
     if (gas < intrinsic) return { returnValue: new Uint8Array(), gasUsed: gas, error: 'intrinsic gas too low' };
     // The block's own beneficiary: the pending block's is the node's coinbase, block 0's is genesis's.
@@ -421,7 +425,7 @@ export class CallExecutor {
       if (top.error === 'out of gas') throw executionFailed(`gas required exceeds allowance (${cap})`);
       throw callError(await this.explained(top, req, state));
     }
-    let lo = intrinsicGas(req.data ?? new Uint8Array(), req.to === undefined) - 1n;
+    let lo = intrinsicGas(req.data ?? new Uint8Array(), req.to === undefined, this.gasRules) - 1n;
     let hi = cap;
     // Most messages succeed with exactly what they used; try that first.
     if (top.gasUsed > lo && top.gasUsed < hi) {

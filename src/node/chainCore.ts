@@ -4,7 +4,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
-import type { Config } from '../config/schema.js';
+import type { Config, Hardfork } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { keccak256 } from '../encoding/bytes.js';
@@ -27,8 +27,13 @@ import type { ForkStart } from '../fork/forkStart.js';
 import { forkRules, openFork, type OpenFork } from './forkChain.js';
 
 export function createCommon(config: Config, chainId = config.chain.chainId): Common {
+  return commonFor(chainId, config.chain.hardfork);
+}
+
+/** The common of a chain id and hardfork (the conformance runner makes one per hardfork). */
+export function commonFor(chainId: bigint, hardfork: Hardfork): Common {
   return createCustomCommon({ chainId: Number(chainId), name: 'mcnode' }, Mainnet, {
-    hardfork: config.chain.hardfork,
+    hardfork,
     customCrypto: { keccak256 }, // the EVM's SHA3 and the state manager's code hashes
   });
 }

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { blockReward, intrinsicGas, nextGasLimit } from '../../../src/execution/gas.js';
+import { blockReward, ethereumTxGas, intrinsicGas, nextGasLimit } from '../../../src/execution/gas.js';
+import { commonFor } from '../../../src/node/chainCore.js';
 
 const MC = 10n ** 18n;
 
@@ -7,6 +8,16 @@ t.test('MOAC intrinsic gas', async (t) => {
   t.equal(intrinsicGas(new Uint8Array(), false), 1000n);
   t.equal(intrinsicGas(new Uint8Array(), true), 53_000n);
   t.equal(intrinsicGas(Uint8Array.of(0, 1, 0, 2), false), 1000n + 2n * 4n + 2n * 68n);
+});
+
+t.test('Ethereum intrinsic gas by hardfork (the conformance runner\'s table)', async (t) => {
+  const data = Uint8Array.of(0, 1, 0, 2);
+  const gas = (fork: Parameters<typeof commonFor>[1], creation: boolean) => intrinsicGas(data, creation, ethereumTxGas(commonFor(1n, fork)));
+  t.equal(gas('chainstart', false), 21_000n + 8n + 136n);
+  t.equal(gas('chainstart', true), 21_000n + 8n + 136n, 'a creation costs no more before Homestead');
+  t.equal(gas('homestead', true), 53_000n + 8n + 136n, 'EIP-2');
+  t.equal(gas('petersburg', false), 21_000n + 8n + 136n);
+  t.equal(gas('istanbul', false), 21_000n + 8n + 32n, 'EIP-2028: 16 per non-zero byte');
 });
 
 t.test('reward halving schedule', async (t) => {
