@@ -37,8 +37,9 @@ export function decodeAt<T>(path: string, value: unknown, codec: Codec<T>): T {
   }
 }
 
-/** Non-negative integers from JSON numbers, decimal strings or 0x hex strings. */
+/** Non-negative integers from JSON numbers, decimal strings or 0x hex strings (and bigints, in the library's options). */
 export function toBigint(raw: unknown): bigint | undefined {
+  if (typeof raw === 'bigint') return raw >= 0n ? raw : undefined;
   if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? BigInt(raw) : undefined;
   if (typeof raw !== 'string') return undefined;
   const s = raw.trim();
