@@ -29,7 +29,7 @@ import { loadOrCreateNodeKey, nodeIdOf } from '../admin/nodeKey.js';
 import { StaticPeers } from '../admin/staticPeers.js';
 import { createLogger, type Logger } from '../log.js';
 import { HttpEndpoint } from '../rpc/httpEndpoint.js';
-import { StartGate } from '../rpc/dispatch.js';
+import { StartGate, type Dispatcher } from '../rpc/dispatch.js';
 import { SubscriptionHub } from '../filters/subscriptions.js';
 import { subscriptionMethods } from '../rpc/modules/mc/subscriptions.js';
 import { buildMethodTable, namespaceOf, rpcModules, NAMESPACES } from '../rpc/modules/index.js';
@@ -126,7 +126,7 @@ export class McNode {
   readonly importer: BlockImporter;
   readonly pow: PowEngine;
   readonly network: NodeNetwork;
-  private closed = false;
+  private stopping?: Promise<void>;
 
   private constructor(private readonly parts: NodeParts) {
     ({
@@ -140,13 +140,19 @@ export class McNode {
     return this.parts.rpc.addresses;
   }
 
+  /**
+   * Opens the data directory, builds every part and binds every listener. A failure at any step
+   * closes what was opened so far (listeners, workers, the database and its lock) before it
+   * rejects: a library caller's process keeps running and may start a node on the directory again.
+   */
   static async start(config: Config, log: Logger = createLogger(config.verbosity), options: StartOptions = {}): Promise<McNode> {
     const db = await Database.open(path.join(config.datadir, 'chaindata'));
+    const opened: Partial<NodeParts> = { config, log, db };
     let node: McNode;
     try {
-      node = await McNode.assemble(config, db, log);
+      node = await McNode.assemble(config, db, log, opened);
     } catch (err) {
-      await db.close().catch(() => undefined);
+      await closeParts(opened);
       throw err;
     }
     try {
@@ -159,9 +165,11 @@ export class McNode {
     return node;
   }
 
-  private static async assemble(config: Config, db: Database, log: Logger): Promise<McNode> {
+  /** Builds the node; each part that needs closing goes into `opened` as soon as it exists. */
+  private static async assemble(config: Config, db: Database, log: Logger, opened: Partial<NodeParts>): Promise<McNode> {
     const accounts = devAccounts(config);
     const { common, nodes, world, chain, builder, rules, pow } = await openChainCore(config, db, log, genesisSpec(config, accounts));
+    opened.pow = pow;
     const chainId = config.chain.chainId;
 
     const wallet = new Wallet(chainId);
@@ -185,11 +193,13 @@ export class McNode {
       headRoot: () => chain!.head.header.stateRoot,
       journalPath: path.join(config.datadir, 'txpool.journal'),
     });
+    opened.pool = pool;
 
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
     // Instant mining seals one-transaction blocks at the devnet difficulty: on the search thread,
     // the event loop admits the next transactions meanwhile.
     const sealer = new Sealer({ threads, pow, searchThread: true });
+    opened.sealer = sealer;
     const seal: SealFunction = (sealHash, difficulty, signal, number) => sealer.seal(sealHash, difficulty, { signal, number });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
     // State-changing developer controls only where the genesis allows them (docs/developer-controls.md).
@@ -204,6 +214,7 @@ export class McNode {
       difficulty: difficultyRule(config, chain.genesis),
       clock,
     });
+    opened.miner = miner;
     // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
     chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
     // Blocks that left the canonical chain (rewind, reorganisation) give their transactions back.
@@ -223,6 +234,7 @@ export class McNode {
     const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
+    Object.assign(opened, { filters, subscriptions });
 
     // Pool admission: classic transactions only once the next block may carry them. The journal
     // holds what the pool took: signed transactions, and impersonated ones (dev controls).
@@ -265,10 +277,12 @@ export class McNode {
         config.appChains,
       )
       : undefined;
+    opened.scs = scs;
     if (scs) builder.participants.add(scs);
     // The peer-to-peer network starts last (after the RPC modules are built); handlers ask this holder at call time.
     const nodeKey = loadOrCreateNodeKey(config.datadir);
     const network = new NodeNetwork({ config, log, nodeKey, chain, pool, decodeTx: decodeForPool });
+    opened.network = network;
     const submitter = new TxSubmitter(pool, () => scs);
     const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
     const mc: McContext = {
@@ -336,6 +350,7 @@ export class McNode {
         chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats,
       })),
     });
+    opened.rpc = rpc;
     const node = new McNode({
       config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate,
     });
@@ -363,24 +378,55 @@ export class McNode {
     return node;
   }
 
-  /** Stops serving, lets an in-flight block write finish, closes the database. */
-  async stop(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db } = this.parts;
-    await network.stop();
-    await rpc.stop();
-    subscriptions.stop();
-    filters.stop();
-    await miner.stop();
-    await scs?.stop();
-    // After the last block write: its pool updates may still journal removals.
-    await pool.settled();
-    pool.close();
-    await sealer.close();
-    await pow.close();
-    await db.close();
+  /**
+   * The HTTP endpoint's rules without its socket, for the library's in-process provider: the HTTP
+   * method table, the namespaces of `rpc.api`, the same start gate and metrics.
+   */
+  inProcessDispatcher(): Dispatcher {
+    return this.parts.rpc.inProcessDispatcher();
   }
+
+  /** Stops serving, lets an in-flight block write finish, closes the database. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= closeParts(this.parts);
+    return this.stopping;
+  }
+}
+
+/**
+ * Closes what a node opened, in order: listeners and peers first, then the miner and its pending
+ * writes, the pool, the workers, the database. Parts that were never opened (a start that failed
+ * half-way) are skipped; a failure to close one is logged and the rest still close.
+ */
+async function closeParts(parts: Partial<NodeParts>): Promise<void> {
+  const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, log } = parts;
+  const steps: [string, (() => unknown) | undefined][] = [
+    ['network', network && (() => network.stop())],
+    ['endpoints', rpc && (() => rpc.stop())],
+    ['subscriptions', subscriptions && (() => subscriptions.stop())],
+    ['filters', filters && (() => filters.stop())],
+    ['miner', miner && (() => miner.stop())],
+    ['scs', scs && (() => scs.stop())],
+    // After the last block write: its pool updates may still journal removals.
+    ['pool', pool && (async () => {
+      await pool.settled();
+      pool.close();
+    })],
+    ['sealer', sealer && (() => sealer.close())],
+    ['pow', pow && (() => pow.close())],
+  ];
+  let failed: unknown;
+  for (const [name, step] of steps) {
+    try {
+      await step?.();
+    } catch (err) {
+      log?.error('closing failed', { part: name, error: (err as Error).message });
+      failed ??= err;
+    }
+  }
+  // The database last, whatever failed before: its lock is what a next start on the directory needs.
+  await db?.close();
+  if (failed !== undefined) throw failed;
 }
 
 export { VERSION };
