@@ -61,20 +61,18 @@ const BUNDLE_EXTERNAL = ['secp256k1', 'piscina'];
 
 /**
  * classic-level's JavaScript (and abstract-level's ~40 modules under it) is bundled; its binding
- * asks node-gyp-build for the addon beside the package, which the bundle finds from its own
- * directory: the path from dist/bundle/ to the package, fixed at build time.
+ * asks node-gyp-build for the addon in the package's directory, which the bundle finds at run
+ * time with Node's resolution from its own file: in a checkout that is ./node_modules, in an
+ * installed mcnode wherever npm put classic-level (hoisted beside mcnode, or under it).
  */
 const nativeBindingBeside = {
   name: 'native-binding-beside-package',
   setup(build) {
-    build.onLoad({ filter: /[\\/]classic-level[\\/]binding\.js$/ }, (args) => {
-      const relative = path.relative(BUNDLE_DIR, path.dirname(args.path)).split(path.sep).join('/');
-      return {
-        contents: `module.exports = require('node-gyp-build')(require('node:path').join(__dirname, ${JSON.stringify(relative)}));`,
-        loader: 'js',
-        resolveDir: path.dirname(args.path),
-      };
-    });
+    build.onLoad({ filter: /[\\/]classic-level[\\/]binding\.js$/ }, (args) => ({
+      contents: "module.exports = require('node-gyp-build')(require('node:path').dirname(require.resolve('classic-level')));",
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
   },
 };
 
@@ -109,6 +107,8 @@ export async function bundle() {
       // the cache is used), so no import() may stay in the bundle: externals load by require().
       supported: { 'dynamic-import': false },
       plugins: [nativeBindingBeside],
+      // The binding's require.resolve('classic-level') is meant for run time (the plugin above).
+      logOverride: { 'require-resolve-not-external': 'silent' },
     });
     // One function expression, the CommonJS wrapper written out (src/codeCache.ts compiles the
     // file as it is); the entry's hashbang line goes, and the line count stays.
