@@ -78,8 +78,8 @@ const nativeBindingBeside = {
 
 /**
  * Bundles the compiled CLI with esbuild (a devDependency) into one CommonJS file,
- * dist/bundle/mcnode.cjs, and its entry dist/bundle/cli.js, which runs it through a V8 code cache
- * (src/codeCache.ts): a cached start deserialises bytecode instead of compiling 2 MB of source.
+ * dist/bundle/mcnode.cjs, and its entry dist/bundle/cli.js, which runs it through a code cache
+ * (src/runtime/codeCache.ts): a cached start deserialises bytecode instead of compiling 2 MB of source.
  * Lazy `import()`s stay lazy (evaluated on first use). Without esbuild (a production-only install)
  * there is no bundle and `npm start` runs dist/src/cmd/cli.js; a failed bundle fails the build.
  */
@@ -110,14 +110,14 @@ export async function bundle() {
       // The binding's require.resolve('classic-level') is meant for run time (the plugin above).
       logOverride: { 'require-resolve-not-external': 'silent' },
     });
-    // One function expression, the CommonJS wrapper written out (src/codeCache.ts compiles the
-    // file as it is); the entry's hashbang line goes, and the line count stays.
+    // A CommonJS module, strict as its ES sources were, that Node requires (with its compile
+    // cache) or src/runtime/codeCache.ts compiles in the wrapper (with its own); the entry's
+    // hashbang line goes, and the line count stays.
     const file = path.join(BUNDLE_DIR, 'mcnode.cjs');
     // charset 'ascii' escapes strings and names; what non-ASCII is left sits in kept comments.
     const code = readFileSync(file, 'utf8').replace(/^#!.*/, '').replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
     if (/\bimport\(/.test(code)) throw new Error('an import() is left in the bundle: it fails when the code cache is used');
-    writeFileSync(file, "(function (exports, require, module, __filename, __dirname) { 'use strict'; " +
-      `var __mcnodeBundleUrl = require('node:url').pathToFileURL(__filename).href;${code}\n})`);
+    writeFileSync(file, `'use strict'; var __mcnodeBundleUrl = require('node:url').pathToFileURL(__filename).href;${code}\n`);
     await esbuild.build({
       ...common,
       entryPoints: [path.join(ROOT, 'dist', 'src', 'runtime', 'bundleEntry.js')],
