@@ -2,7 +2,7 @@
 // from a flag or an environment variable) into its typed form, or throws BadValue saying what
 // was expected. The loader adds the key, the value and where it came from.
 
-import type { GenesisAlloc } from '../blockchain/genesis.js';
+import type { GenesisAlloc } from '../blockchain/genesisSpec.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 

@@ -94,8 +94,8 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
   };
 }
 
-/** The addresses and accounts of a started node, as plain values (the child process sends them as they are). */
-export function describe(node: McNode): Omit<RunningNode, 'provider' | 'stop'> {
+/** The addresses and accounts of a started node, as plain values. */
+function describe(node: McNode): Omit<RunningNode, 'provider' | 'stop'> {
   const { http, ws, ipc, scs, p2p, metrics } = node.endpoints;
   return {
     rpcUrl: http && `http://${urlHost(http.host)}:${http.port}`,
