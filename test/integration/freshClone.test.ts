@@ -8,11 +8,11 @@
 
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { codeCacheFile } from '../../src/runtime/codeCache.js';
 import { NODE_COMPILE_CACHE, ROOT, environmentOf, postJson } from '../helpers/node.js';
+import { cloneOfTree } from '../helpers/package.js';
 
 const STARTS_WITHIN_MS = 300_000; // the first start compiles (~10-60 s on a loaded machine)
 const CA_FILE = '/etc/ssl/certs/ca-certificates.crt';
@@ -25,21 +25,6 @@ function deepestEnviron(pid: number): Record<string, string> {
     pid = Number(children.split(' ')[0]);
   }
   return environmentOf(pid);
-}
-
-function cloneOfTree(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mcclone-'));
-  const files = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' })
-    .stdout.split('\0').filter((f) => f && existsSync(path.join(ROOT, f)));
-  for (const f of files) {
-    mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
-    cpSync(path.join(ROOT, f), path.join(dir, f));
-  }
-  // `npm install`, offline: the installed tree, linked; npm's own lock file copied (npm rewrites it).
-  spawnSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules')]);
-  rmSync(path.join(dir, 'node_modules/.package-lock.json'), { force: true });
-  cpSync(path.join(ROOT, 'node_modules/.package-lock.json'), path.join(dir, 'node_modules/.package-lock.json'));
-  return dir;
 }
 
 /** `npm start -- <flags>` in `cwd` until the banner; returns the HTTP URL and a stop function. */
