@@ -1,7 +1,7 @@
 // The package as users get it: a copy of the tree as a commit would hold it, `npm pack` there
 // (its prepack builds), and `npm install <tarball>` into an empty project. Packing builds the
 // node (~1 min on a busy machine), so a test file packs once; CI packs once for the Node 24 smoke
-// and says where the tarball is (MCNODE_TARBALL).
+// and says where the tarball is (PACKAGE_TARBALL).
 
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,9 +35,9 @@ export function npm(args: string[], options: SpawnSyncOptions): { status: number
   return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-/** The tarball: MCNODE_TARBALL when set, else `npm pack` (prepack builds) in a copy of the tree. `dir` receives it. */
+/** The tarball: PACKAGE_TARBALL when set, else `npm pack` (prepack builds) in a copy of the tree. `dir` receives it. */
 export function packedTarball(dir: string): string {
-  if (process.env.MCNODE_TARBALL) return path.resolve(process.env.MCNODE_TARBALL);
+  if (process.env.PACKAGE_TARBALL) return path.resolve(process.env.PACKAGE_TARBALL);
   const clone = cloneOfTree();
   try {
     const packed = npm(['pack', '--pack-destination', dir], { cwd: clone });

@@ -1,7 +1,7 @@
 // The package as a stranger gets it (docs/library.md, README "Use it from npm"): `npm pack` of a
 // copy of the tree, `npm install <tarball>` into an empty project, then the `mcnode` command
 // (`npx mcnode`, its --help and subcommands) and `startNode` through ethers and viem, with the
-// types checked by tsc. Packed once for the file (MCNODE_TARBALL: a tarball packed already, as
+// types checked by tsc. Packed once for the file (PACKAGE_TARBALL: a tarball packed already, as
 // CI does for the Node 24 smoke). Runs on the Node running the tests.
 
 import t from 'tap';
@@ -137,7 +137,7 @@ const wallet = createWalletClient({ chain, transport: custom(node.provider), acc
 const hash = await wallet.sendTransaction({ to: node.accounts[2].address, value: 7n });
 out.viemStatus = (await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status;
 out.viemBalance = String(await client.getBalance({ address: node.accounts[2].address }));
-out.blockNumber = String(await client.getBlockNumber());
+out.blockNumber = String(await client.getBlockNumber({ cacheTime: 0 })); // viem caches it for 4 s by default
 await node.stop();
 out.datadirRemoved = !(await import('node:fs')).existsSync(node.datadir);
 console.log(JSON.stringify(out));
