@@ -127,6 +127,20 @@ t.test('EIP-1193: connect, subscription messages, disconnect, requests after sto
   await t.rejects(node.provider.request(undefined as never), { code: 4900 });
 });
 
+t.test('a caller polling without a pause still sees its transaction mined', async (t) => {
+  const node = await startNode({ mining: { mode: 'instant' } });
+  t.teardown(() => node.stop());
+  const [from, to] = node.accounts;
+  await node.provider.request({ method: 'eth_sendTransaction', params: [{ from: from.address, to: to.address, value: '0x3' }] });
+  // eth_blockNumber is answered from memory: answers that never left the microtask queue would
+  // keep the block's database writes from completing, and the loop would spin to its end at 0x0.
+  let head = '0x0';
+  for (let polls = 0; head === '0x0' && polls < 100_000; polls++) {
+    head = await node.provider.request({ method: 'eth_blockNumber' }) as string;
+  }
+  t.equal(head, '0x1');
+});
+
 t.test('options: any config key in object form, flag names, bigints; bad ones as the command line says', async (t) => {
   const node = await startNode({
     chain: { chainId: 1234n, networkId: 77 }, rpcport: 0, 'mining.mode': 'off', accounts: { devCount: 2 }, metrics: true,
