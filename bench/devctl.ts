@@ -12,6 +12,7 @@ import { createLogger } from '../src/log.js';
 import { Database } from '../src/store/database.js';
 import { devAccounts, difficultyRule, openChainCore, type ChainCore } from '../src/node/chainCore.js';
 import { TxPool } from '../src/txpool/txPool.js';
+import { PoolEntries } from '../src/store/poolEntries.js';
 import { Miner } from '../src/miner/miner.js';
 import { TrieNodeStore } from '../src/state/trieNodeStore.js';
 import { signTransaction } from '../src/chain/transaction.js';
@@ -43,7 +44,7 @@ export async function openBenchChain(dir: string): Promise<BenchChain> {
   const config = defaultConfig();
   const db = await Database.open(join(dir, 'chaindata'));
   const core = await openChainCore(config, db, createLogger(0));
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => core.chain.head.header.gasLimit,
     accountAt: async (a) => {
@@ -99,8 +100,9 @@ export async function benchTracing(): Promise<void> {
     const parent = (await b.core.chain.getBlockByHash(spin.block.header.parentHash))!.header;
     const runner = new TraceRunner({
       world: b.core.world, scratchNodes: () => TrieNodeStore.scratchOver(b.core.nodes), makeEvm: (sm) => b.core.builder.createEvm(sm), rules: b.core.rules,
+      gasCap: 50_000_000n,
     });
-    const limits = { deadline: Date.now() + 600_000, timeoutText: '10m' };
+    const limits = { timeoutMs: 600_000, timeoutText: '10m' };
     const opts = { disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 };
 
     let steps = 0;

@@ -160,8 +160,8 @@ export async function benchLayers(): Promise<void> {
     const fullCall = await perCall(N / 10, (i) => direct.handle(callBody(i), { transport: 'http' }));
     // The same message in a CallExecutor alone, on our interpreter and with it off (the library EVM).
     const callReq = (i: number) => ({ from: node.devAccounts[0].address, to: hexToBytes(callTo), data: hexToBytes(callData(i)) });
-    const ours = new CallExecutor(node.world, (sm) => createChainEvm(createCommon(config), sm, node.chain), () => node.miner.coinbase);
-    const library = new CallExecutor(node.world, (sm) => createChainEvm(createCommon(config), sm, node.chain), () => node.miner.coinbase, false);
+    const ours = new CallExecutor(node.world, (sm) => createChainEvm(createCommon(config), sm, node.chain));
+    const library = new CallExecutor(node.world, (sm) => createChainEvm(createCommon(config), sm, node.chain), { fastCall: false });
     const oursCall = await perCall(N / 10, (i) => ours.run(callReq(i), { header: node.chain.head.header }));
     const libraryCall = await perCall(N / 100, (i) => library.run(callReq(i), { header: node.chain.head.header }));
     // Heavier messages: nested calls with a caught revert, and a loop.

@@ -32,12 +32,13 @@ export function liveChainFiles(deps: LiveChainDeps): LiveChainFiles {
       importing = true;
       const { miner } = deps;
       const mode = miner.currentMode;
-      if (mode !== 'off') miner.setMode('off');
+      // Local sealing stops, and the round running now ends, before the first imported block.
+      if (mode !== 'off') await miner.setMode('off');
       try {
         return await importChain({ chain: deps.chain, importer: deps.importer }, file, { onProgress: deps.onImportProgress });
       } finally {
         importing = false;
-        if (mode !== 'off' && miner.currentMode === 'off') miner.setMode(mode);
+        if (mode !== 'off' && miner.currentMode === 'off') void miner.setMode(mode);
       }
     },
   };

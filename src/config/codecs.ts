@@ -3,6 +3,7 @@
 // was expected. The loader adds the key, the value and where it came from.
 
 import type { GenesisAlloc } from '../blockchain/genesisSpec.js';
+import { parseDuration } from '../encoding/duration.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -94,6 +95,23 @@ export function seconds(allowZero: boolean): Codec<number> {
         : typeof raw === 'number' ? raw : Number(toBigint(raw) ?? NaN);
       if (!Number.isFinite(n) || n < 0 || (n === 0 && !allowZero) || n > 2 ** 31) throw new BadValue(expected);
       return n;
+    },
+  };
+}
+
+/** A duration in milliseconds: a number of seconds (fractions allowed) or a Go duration ("5s", "500ms", "1m"). */
+export function duration(allowZero: boolean): Codec<number> {
+  const expected = `a number of seconds or a duration such as 5s or 500ms${allowZero ? ' (0 = none)' : ''}`;
+  return {
+    arg: '<duration>',
+    expected,
+    decode(raw) {
+      const text = typeof raw === 'string' ? raw.trim() : undefined;
+      const ms = typeof raw === 'number' ? raw * 1000
+        : text !== undefined && /^[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) * 1000
+          : text !== undefined ? (parseDuration(text) ?? NaN) / 1e6 : NaN;
+      if (!Number.isFinite(ms) || ms < 0 || (ms === 0 && !allowZero) || ms > 2 ** 31 * 1000) throw new BadValue(expected);
+      return ms;
     },
   };
 }

@@ -11,16 +11,13 @@ import { validateMnemonic } from 'ethereum-cryptography/bip39/index.js';
 import { wordlist } from 'ethereum-cryptography/bip39/wordlists/english.js';
 import {
   BadValue, type Codec, type GenesisAccount, type Json, address, alloc, bigint, bool, bytes, int, list, oneOf,
-  optionalAddress, parseJson, seconds, str, textOrHex,
+  duration, optionalAddress, parseJson, seconds, str, textOrHex,
 } from './codecs.js';
 
 export { BadValue, type Codec, type GenesisAccount, type Json };
 
-export const HARDFORKS = [
-  'chainstart', 'homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
-  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london',
-] as const;
-export type Hardfork = (typeof HARDFORKS)[number];
+import { HARDFORKS, type Hardfork } from '../chain/hardforks.js';
+export { HARDFORKS, type Hardfork };
 import { MINING_MODES, type MiningMode } from '../miner/miningMode.js';
 export { MINING_MODES, type MiningMode };
 export const DIFFICULTY_RULES = ['fixed', 'adjust'] as const;
@@ -75,7 +72,19 @@ export interface Config {
     targetBlockTime: number;
     minimumDifficulty: bigint;
   };
-  rpc: { enabled: boolean; addr: string; port: number; api: RpcNamespace[]; corsDomain: string[]; vhosts: string[] };
+  rpc: {
+    enabled: boolean; addr: string; port: number; api: RpcNamespace[]; corsDomain: string[]; vhosts: string[];
+    /** run mc_call / mc_estimateGas on the call interpreter (execution/fastCall) where it implements the rules */
+    fastCall: boolean;
+    /** re-run one interpreter call in N on the library EVM and compare (0 = never) */
+    fastCallVerify: number;
+    /** milliseconds a call, estimate or trace may run (0 = no limit) */
+    evmTimeout: number;
+    /** most gas a call or estimate may use (0 = no cap) */
+    gasCap: bigint;
+  };
+  /** every HTTP endpoint (--rpc, --ws, SCS): the fast path in front of node:http (docs/design/http-fast-path.md) */
+  http: { fastPath: boolean };
   /** `path` is made absolute by the loader: relative to `datadir` (itself relative to the working directory) */
   ipc: { disabled: boolean; path: string };
   /** the separate WebSocket endpoint (the HTTP port takes WebSocket upgrades anyway) */
@@ -242,6 +251,13 @@ export const schema: Schema = {
     api: opt(namespaces, ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat'], 'namespaces served over HTTP', ['rpcapi']),
     corsDomain: opt(list(str('<origin>')), [], 'browser origins allowed to call (CORS); * for any', ['rpccorsdomain']),
     vhosts: opt(list(str('<host>')), ['localhost'], 'accepted Host header names; * for any (IP literals always pass)', ['rpcvhosts']),
+    fastCall: opt(bool, true, 'run mc_call and mc_estimateGas on the call interpreter where it implements the chain\'s rules (false: always the library EVM)'),
+    fastCallVerify: opt(int(0, 2 ** 31), 0, 're-run one call interpreter answer in N on the library EVM, answer with the library\'s and log any disagreement (0 = never)', ['rpc.fastcall.verify']),
+    evmTimeout: opt(duration(true), '5s', 'time one mc_call, mc_estimateGas or trace may run before it is aborted (0 = no limit)'),
+    gasCap: opt(bigint(0n, U64), '50000000', 'most gas one mc_call or mc_estimateGas may use; more is lowered to it (0 = no cap)'),
+  },
+  http: {
+    fastPath: opt(bool, true, 'answer plain JSON-RPC POSTs on the fast path in front of node:http, on every HTTP endpoint (false: node:http answers every request)'),
   },
   ws: {
     enabled: opt(bool, false, 'serve JSON-RPC over WebSocket on its own port (the HTTP port takes WebSocket upgrades anyway)', ['ws']),

@@ -8,7 +8,7 @@ import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Block, Header, Receipt, SignedTx } from '../chain/types.js';
 import { assembleHeader } from '../chain/block.js';
-import { applyTransaction, creditReward, type BlockEnv, type ApplyResult, type TxRejection } from './executor.js';
+import { applyTransaction, creditReward, type BlockEnv, type ApplyResult } from './executor.js';
 import { applySystemTx, payableNow, recordDeposit, systemNonce, type ChainRules } from './systemTxs.js';
 import { SYSCNT, decodeSystemPayload, isSystemTx, settlementTx } from '../chain/systemTx.js';
 import { blockReward } from './gas.js';

@@ -9,23 +9,44 @@
 // charges to a call frame is active, ours runs the same steps and passes the message on as it is.
 // The jump-destination analysis is kept per code array (a WeakMap, so it lives as long as the
 // caches holding the code) instead of being redone on every call.
+//
+// Every interpreter is our subclass, which adds two things the library lacks: the run's clock
+// (execution/runClock.ts: a deadline, and turns of the event loop during a long run) and a step
+// event for REVERT that reads only memory the run has paid for (the library's reads the whole
+// range before charging it, growing memory to whatever the stack names).
 
 import { EVM, EVMError, NobleBN254, type EVMOpts, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
+import { LIBRARY_STEP, type ClockedEvm, type RunClock } from './runClock.js';
 
 /** The library's Interpreter, as much of it as this file touches (the package does not export it). */
 interface InterpreterLike {
+  _evm: EVM & ClockedEvm;
   _result: { logs: unknown[]; returnValue?: Uint8Array; selfdestruct: Map<unknown, unknown>; createdAddresses?: Set<string> };
   _env: Record<string, unknown>;
+  _runState: { opCode: number; memory: MemoryLike };
   run(code: Uint8Array, opts: object): Promise<{ runState: Record<string, unknown> & { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }; exceptionError?: EVMError }>;
+  runStep(opcode?: unknown): Promise<void>;
+  _runStepHook(dynamicFee: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void>;
   _getValidJumpDestinations(code: Uint8Array): JumpAnalysis;
   lookupOpInfo(op: number): unknown;
+}
+interface MemoryLike {
+  _store: Uint8Array;
+  read(offset: number, size: number, avoidCopy?: boolean): Uint8Array;
 }
 type InterpreterClass = new (...args: unknown[]) => InterpreterLike;
 interface JumpAnalysis { jumps: Uint8Array; pushes: Record<number, bigint>; opcodesCached: unknown[] }
 
 /** Learned from the first run through the library's own method (its result carries the interpreter). */
 let CachingInterpreter: InterpreterClass | undefined;
+/** The same with the run's clock: for runs that have one (calls, estimates, traces), not for blocks. */
+let ClockedInterpreter: InterpreterClass | undefined;
+
+function learn(Base: InterpreterClass): void {
+  CachingInterpreter = cachingSubclass(Base);
+  ClockedInterpreter = clockedSubclass(CachingInterpreter);
+}
 
 function cachingSubclass(Base: InterpreterClass): InterpreterClass {
   // Keyed by the code array, and checked against the opcode table it was made with (a hardfork
@@ -41,7 +62,47 @@ function cachingSubclass(Base: InterpreterClass): InterpreterClass {
       analyses.set(code, { table, analysis });
       return analysis;
     }
+
+    // The library's step event reads REVERT's whole range (for its `error` field) before the gas
+    // for it is charged: an unpayable range fails the trace with a RangeError, a large one grows
+    // memory by as much. Here the read sees only the memory paid for (the rest reads as zeros), and
+    // nothing when the op's cost (memory included) exceeds the gas left: it fails out of gas next.
+    override _runStepHook(dynamicFee: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> {
+      const state = this._runState;
+      if (state.opCode !== 0xfd) return super._runStepHook(dynamicFee, gasLeft, memoryWords);
+      const memory = state.memory;
+      const paid = Number(memoryWords) * 32;
+      state.memory = {
+        _store: memory._store,
+        read: (offset, size) => (dynamicFee > gasLeft ? new Uint8Array(0) : paidRange(memory._store, paid, offset, size)),
+      };
+      return super._runStepHook(dynamicFee, gasLeft, memoryWords).finally(() => {
+        state.memory = memory;
+      });
+    }
   };
+}
+
+function clockedSubclass(Base: InterpreterClass): InterpreterClass {
+  return class extends Base {
+    // The run's clock, every few hundred steps: past the deadline it throws (not an EVM error, so
+    // the whole run stops), after a slice it waits for a turn of the event loop.
+    override runStep(opcode?: unknown): Promise<void> {
+      const clock = this._evm.runClock;
+      if (clock !== undefined && (clock.steps -= LIBRARY_STEP) <= 0) {
+        const turn = clock.tick();
+        if (turn !== undefined) return turn.then(() => super.runStep(opcode));
+      }
+      return super.runStep(opcode);
+    }
+  };
+}
+
+/** `size` bytes at `offset` of memory of which `paid` bytes exist, zeros past them. */
+function paidRange(store: Uint8Array, paid: number, offset: number, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  if (offset < paid) out.set(store.subarray(offset, Math.min(paid, offset + size)));
+  return out;
 }
 
 /**
@@ -50,7 +111,10 @@ function cachingSubclass(Base: InterpreterClass): InterpreterClass {
  */
 const FRAME_EIPS = [1153, 2780, 6800, 7702, 7708, 7864, 7928];
 
-export class ChainEvm extends EVM {
+export class ChainEvm extends EVM implements ClockedEvm {
+  /** the clock of the run in progress (set by withClock); declared here so the object's shape never changes */
+  runClock: RunClock | undefined = undefined;
+
   constructor(opts: EVMOpts) {
     super({ ...opts, bn254: opts.bn254 ?? new NobleBN254() });
   }
@@ -104,7 +168,7 @@ export class ChainEvm extends EVM {
     if (CachingInterpreter === undefined || to === undefined || block === undefined || tx === undefined) {
       const out = await super.runInterpreter(message, opts);
       const interpreter = out.runState?.interpreter as unknown as { constructor: InterpreterClass } | undefined;
-      if (CachingInterpreter === undefined && interpreter) CachingInterpreter = cachingSubclass(interpreter.constructor);
+      if (CachingInterpreter === undefined && interpreter) learn(interpreter.constructor);
       return out;
     }
     const contract = (await this.stateManager.getAccount(to)) ?? new Account();
@@ -129,7 +193,7 @@ export class ChainEvm extends EVM {
       createdAddresses: message.createdAddresses,
       initialLogs: (opts as { initialLogs?: unknown[] }).initialLogs,
     };
-    const interpreter = new CachingInterpreter(
+    const interpreter = new (this.runClock === undefined ? CachingInterpreter : ClockedInterpreter!)(
       this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler,
     );
     if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
@@ -160,5 +224,14 @@ export class ChainEvm extends EVM {
       gasRefund: state.gasRefund,
       stateGasSpilled: state.stateGasSpilled,
     } as unknown as ExecResult;
+  }
+
+  /**
+   * The package does not export its Interpreter class; the result of a run carries it. A STOP run
+   * on the first EVM made learns it (before anyone listens to its events), so that every real run
+   * runs on our subclass, with the clock.
+   */
+  async prepare(): Promise<void> {
+    if (CachingInterpreter === undefined) await this.runCode({ code: Uint8Array.of(0x00), gasLimit: 0n });
   }
 }

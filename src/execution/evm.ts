@@ -22,7 +22,7 @@ export interface BlockHashSource {
 export async function createChainEvm(common: Common, sm: StateManagerInterface, chain: BlockHashSource): Promise<EVM> {
   library ??= await import('@ethereumjs/evm');
   const { ChainEvm } = (chainEvmModule ??= await import('./chainEvm.js'));
-  return new ChainEvm({
+  const evm = new ChainEvm({
     // Each EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes: on the
     // shared Common every EVM ever made (one per block and per call state) would stay reachable.
     common: common.copy(),
@@ -38,4 +38,6 @@ export async function createChainEvm(common: Common, sm: StateManagerInterface, 
       },
     },
   });
+  await evm.prepare();
+  return evm;
 }

@@ -14,11 +14,13 @@ import { secp256k1 } from '../chain/secp256k1.js';
 import { decodeBlockTransaction } from '../chain/systemTx.js';
 import type { SignedTx } from '../chain/types.js';
 import { TxPool } from '../txpool/txPool.js';
+import { PoolEntries } from '../store/poolEntries.js';
 import { Miner, type SealFunction } from '../miner/miner.js';
 import { PendingBlockCache } from '../miner/pendingBlock.js';
 import { Sealer } from '../miner/sealer.js';
 import type { PowEngine } from '../consensus/powEngine.js';
-import { CallExecutor } from '../execution/call.js';
+import { CallExecutor, type CallOptions } from '../execution/call.js';
+import { CallMonitor } from '../execution/callMonitor.js';
 import { Wallet } from '../accounts/wallet.js';
 import { Keystore, LIGHT_SCRYPT, STANDARD_SCRYPT } from '../accounts/keystore.js';
 import { KeyManager } from '../accounts/keyManager.js';
@@ -44,7 +46,7 @@ import { WorkPackages } from '../miner/workPackages.js';
 import { filterMethods } from '../rpc/modules/mc/filters.js';
 import { FilterSystem } from '../filters/filterSystem.js';
 import { storedBlooms } from '../filters/blockBlooms.js';
-import type { McContext } from '../rpc/modules/mc/context.js';
+import { NodeBackend } from './mcBackend.js';
 import { txpoolMethods } from '../rpc/modules/txpool.js';
 import { personalMethods } from '../rpc/modules/personal.js';
 import { adminMethods, adminOverHttp } from '../rpc/modules/admin.js';
@@ -178,7 +180,7 @@ export class McNode {
 
     const prices = new GasPrices(config.mining.gasPrice);
     const gasPrice = () => prices.suggested();
-    const pool = new TxPool(db, {
+    const pool = new TxPool(new PoolEntries(db), {
       minGasPrice: () => prices.minimum(),
       priceBump: BigInt(config.txpool.priceBump),
       globalSlots: config.txpool.globalSlots,
@@ -231,7 +233,13 @@ export class McNode {
     const work = new WorkPackages(nodes, chain, pool, miner, pow);
     pow.prepare(chain.head.header.number + 1n); // in the background: start-up does not wait
     chain.on('newHead', ({ block }) => pow.prepare(block.header.number + 1n));
-    const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), () => miner.coinbase);
+    // Calls and estimates (main chain and app chains): the interpreter's switch and verification,
+    // geth's bounds, and one monitor whose counters /metrics shows.
+    const callOptions: CallOptions = {
+      fastCall: config.rpc.fastCall, verifyEvery: config.rpc.fastCallVerify, timeoutMs: config.rpc.evmTimeout,
+      gasCap: config.rpc.gasCap, monitor: new CallMonitor(log),
+    };
+    const calls = new CallExecutor(world, (sm) => builder.createEvm(sm), callOptions);
     const filters = new FilterSystem({ chain, pool, pending, blooms: storedBlooms(db) }, { timeoutSeconds: config.filters.timeout });
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
     Object.assign(opened, { filters, subscriptions });
@@ -246,10 +254,13 @@ export class McNode {
     const endpoints: NodeEndpoints = {};
     const gate = new StartGate();
     const rpcStats = config.metrics.enabled ? new RpcStats() : undefined;
+    const fastPathCounts = { requests: 0, handOvers: 0 };
     const http: HttpEndpoint = new HttpEndpoint({
       methods: () => methods.http,
       vhosts: config.rpc.vhosts,
       debug: config.verbosity >= 4,
+      fastPath: config.http.fastPath,
+      fastPathCounts,
       onCall: rpcStats?.observe,
       gate,
       log,
@@ -272,7 +283,7 @@ export class McNode {
       ? await ScsService.open(
         {
           db, common, scsId: scsId.id, storeId: scsId.stored, vnodeAddress: vnode.address, defaultOwner: vnode.address,
-          mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log,
+          mainHead: () => chain.head, blockPeriod: config.scs.blockPeriod, log, calls: callOptions,
         },
         config.appChains,
       )
@@ -285,13 +296,10 @@ export class McNode {
     opened.network = network;
     const submitter = new TxSubmitter(pool, () => scs);
     const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
-    const mc: McContext = {
-      chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice,
-      decodeRaw: decodeForPool,
-      signer,
-      submitter,
+    const backend = new NodeBackend({
+      chain, world, pool, miner, pending, calls, wallet, chainId, gasPrice, decodeRaw: decodeForPool, signer, submitter,
       syncProgress: () => network.syncProgress(),
-    };
+    });
     const net = { clientVersion: clientVersion(), networkId: config.chain.networkId, peerCount: () => network.peerCount() };
     vnode.scsService = false; // true once the SCS endpoint runs
     const admin = {
@@ -306,7 +314,7 @@ export class McNode {
     // Method modules, one per namespace topic. New namespaces are added to this list.
     const common_modules = [
       adminChainMethods(chainFiles),
-      libxMethods(net), netMethods(net), infoMethods(mc), blockMethods(mc), stateMethods(mc), transactionMethods(mc),
+      libxMethods(net), netMethods(net), infoMethods(backend), blockMethods(backend), stateMethods(backend), transactionMethods(backend),
       filterMethods(filters), subscriptionMethods(subscriptions),
       miningMethods({ work, localHashrate: () => (miner.mining ? sealer.hashrate() : 0) }),
       minerMethods({
@@ -317,18 +325,20 @@ export class McNode {
           prices.setMinimum(price);
         },
       }),
-      txpoolMethods(pool), personalMethods(keys, mc), adminMethods(admin), vnodeMethods(vnode),
+      txpoolMethods(pool), personalMethods(keys, backend), adminMethods(admin), vnodeMethods(vnode),
     ];
-    common_modules.push(proofMethods(mc));
+    common_modules.push(proofMethods(backend));
     let precompiles: Map<string, unknown> | undefined; // on first use: the EVM library loads with the first EVM
-    const traces = new TraceRunner({ world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules });
+    const traces = new TraceRunner({
+      world, scratchNodes: () => TrieNodeStore.scratchOver(nodes), makeEvm: (sm) => builder.createEvm(sm), rules, gasCap: config.rpc.gasCap,
+    });
     common_modules.push(debugMethods({
-      mc, traces, coinbase: () => miner.coinbase, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
+      backend, traces, defaultTimeoutMs: config.rpc.evmTimeout, isPrecompile: (a) => (precompiles ??= activePrecompiles(common)).has(bytesToHex(a).slice(2)),
     }));
     if (clock) {
       const snapshots = new DevSnapshots(db, chain, pool, clock, miner, (raw) => decodeBlockTransaction(raw, chainId));
       const state = await DevState.open(miner, world, pool, db);
-      mc.impersonation = state;
+      backend.impersonation = state;
       common_modules.push(devControlMethods({ mining: new DevMining(miner, chain, clock), snapshots, state, gasPrice }));
     }
     // Namespaces with no method here (the dev controls without config.devControls) are not listed.
@@ -343,11 +353,11 @@ export class McNode {
     for (const [name, m] of Object.entries(adminOverHttp)) methods.http.set(name, m);
 
     const rpc = new RpcEndpoints({
-      config, methods, http, addresses: endpoints, rpcStats, scs, gate,
+      config, methods, http, addresses: endpoints, rpcStats, fastPathCounts, scs, gate,
       metrics: rpcStats && (() => nodeMetrics({
         version: VERSION, headNumber: () => chain.head.header.number, poolCounts: () => pool.counts(),
         hashrate: () => (miner.mining ? sealer.hashrate() : 0), mining: () => miner.mining,
-        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats,
+        chaindata: path.join(config.datadir, 'chaindata'), rpc: rpcStats, httpFastPath: fastPathCounts, calls: () => callOptions.monitor!.counters,
       })),
     });
     opened.rpc = rpc;

@@ -52,8 +52,14 @@ export class NodeNetwork {
       [],
     );
     this.network = network;
-    this.syncService = new SyncService({ host: network.host, chain, pool, importer, log, decodeTx });
-    onSync(this.syncService);
+    // Sync starts once the RLPx host has loaded (after the port is bound and the node answers).
+    network.ready.then(
+      (host) => {
+        this.syncService = new SyncService({ host, chain, pool, importer, log, decodeTx });
+        onSync(this.syncService);
+      },
+      (err: Error) => log.error('peer-to-peer networking failed to start', { error: err.message }),
+    );
     for (const enode of this.statics) network.addPeer(enode);
     const { ip, port } = this.view()!.endpoint();
     return `enode://${Buffer.from(network.id).toString('hex')}@${ip.includes(':') ? `[${ip}]` : ip}:${port}`;

@@ -5,8 +5,9 @@
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import { checkIpcPath } from '../config/load.js';
-import { Dispatcher, type StartGate } from '../rpc/dispatch.js';
+import { Dispatcher, StartGate } from '../rpc/dispatch.js';
 import { HttpRpcServer } from '../rpc/http.js';
+import type { FastPathCounts } from '../rpc/httpFastPath.js';
 import { namespaceDispatcher, type HttpEndpoint } from '../rpc/httpEndpoint.js';
 import { IpcRpcServer } from '../rpc/ipc.js';
 import { WsRpcServer } from '../rpc/ws.js';
@@ -41,6 +42,8 @@ export interface RpcEndpointsDeps {
   addresses: NodeEndpoints;
   /** RPC calls by method, when --metrics is on */
   rpcStats?: RpcStats;
+  /** what the HTTP fast path did, summed over the endpoints (the HTTP endpoint is given it too) */
+  fastPathCounts?: FastPathCounts;
   /** the registry to serve; built on start because it starts its own event-loop sampling */
   metrics?: () => MetricsRegistry;
   scs?: ScsService;
@@ -88,6 +91,7 @@ export class RpcEndpoints {
     const http = new HttpRpcServer({
       host: ws.addr, port: ws.port, corsOrigins: ws.origins, vhosts: rpc.vhosts,
       route: (p) => (p === '/' ? dispatcher : undefined), websocket: upgrades,
+      fastPath: this.deps.config.http.fastPath, fastPathCounts: this.deps.fastPathCounts,
     });
     this.deps.addresses.ws = await http.start();
     this.ws = { http, ws: upgrades };
@@ -111,10 +115,15 @@ export class RpcEndpoints {
   private async startScs(): Promise<boolean> {
     const { config, scs } = this.deps;
     if (!scs) return false;
-    await scs.idStored(); // the endpoint names the SCS id: its key file is written now if it is new
+    // The endpoint names the SCS id: its first answer waits until the id's key file is written
+    // (new on a fresh datadir: tens of milliseconds of scrypt, off the node's own start). A failure
+    // to write it fails every app-chain write, which reports it.
+    const gate = new StartGate();
+    void Promise.all([this.deps.gate.opened, scs.idStored()]).then(() => gate.open(), () => gate.open());
     this.scsHttp = createScsServer({ scs, datadir: path.resolve(config.datadir) }, {
       host: config.scs.rpcAddr, port: config.scs.rpcPort, corsOrigins: config.rpc.corsDomain, vhosts: config.rpc.vhosts,
-      debug: config.verbosity >= 4, onCall: this.deps.rpcStats?.observe, gate: this.deps.gate,
+      debug: config.verbosity >= 4, onCall: this.deps.rpcStats?.observe, gate,
+      fastPath: config.http.fastPath, fastPathCounts: this.deps.fastPathCounts,
     });
     this.deps.addresses.scs = await this.scsHttp.start();
     return true;

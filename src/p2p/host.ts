@@ -62,19 +62,16 @@ export class P2pHost extends EventEmitter<{ peer: [McPeer]; peerGone: [McPeer] }
     this.id = nodeIdOf(opts.nodeKey);
   }
 
-  async listen(host: string, port: number): Promise<number> {
-    const server = net.createServer((socket) => this.onInbound(socket));
+  /**
+   * Takes over a bound listener (network.ts binds it before this module and the devp2p library
+   * load) and the connections it accepted meanwhile, which waited unread.
+   */
+  adopt(server: net.Server, waiting: net.Socket[]): void {
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    server.on('error', (err) => this.opts.log.info('p2p listener error', { error: err.message }));
     this.port = (server.address() as net.AddressInfo).port;
-    return this.port;
+    server.on('connection', (socket) => this.onInbound(socket));
+    server.on('error', (err) => this.opts.log.info('p2p listener error', { error: err.message }));
+    for (const socket of waiting) if (!socket.destroyed) this.onInbound(socket);
   }
 
   /** Peers past Status. */

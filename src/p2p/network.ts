@@ -3,9 +3,11 @@
 // admin_nodeInfo report. Everything about RLPx stays behind this file and host.ts.
 
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { parseEnode, type Enode } from '../admin/enode.js';
+import { nodeIdOf } from '../admin/nodeKey.js';
 import type { P2pHost } from './host.js';
 import { MC_VERSION } from './mcMessages.js';
 import type { McPeer } from './peer.js';
@@ -67,54 +69,80 @@ export function readStaticNodes(datadir: string): Enode[] {
 }
 
 export class Network {
+  /** the RLPx host, once the devp2p library has loaded */
+  private host: P2pHost | undefined;
+  /** resolves with the host: the port is bound first, the library loads after */
+  readonly ready: Promise<P2pHost>;
+
   private constructor(
-    readonly host: P2pHost,
+    private readonly server: net.Server,
+    readonly id: Uint8Array,
+    readonly port: number,
     readonly advertisedIp: string,
-  ) {}
+    load: (network: Network) => Promise<P2pHost>,
+  ) {
+    this.ready = load(this).then((host) => (this.host = host));
+  }
 
+  /**
+   * Binds the listener and returns; the devp2p library (a large module) loads after, so the
+   * port is known (the enode, admin_nodeInfo) without a node's first answers waiting for it.
+   * Connections accepted meanwhile wait unread until the host takes them.
+   */
   static async start(opts: NetworkOptions, staticNodes: Enode[]): Promise<Network> {
-    // The devp2p library loads here, not at start-up: a node's first answers do not need it.
-    const { P2pHost } = await import('./host.js');
-    const host = new P2pHost(opts);
-    await host.listen(opts.addr, opts.port);
+    const server = net.createServer();
+    const waiting: net.Socket[] = [];
+    const hold = (socket: net.Socket) => waiting.push(socket);
+    server.on('connection', hold);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port, opts.addr, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
     const wildcard = opts.addr === '0.0.0.0' || opts.addr === '::';
-    const network = new Network(host, opts.extIp ?? (wildcard ? '127.0.0.1' : opts.addr));
-    for (const enode of staticNodes) host.addStatic(enode);
-    return network;
-  }
-
-  get port(): number {
-    return this.host.port;
-  }
-
-  get id(): Uint8Array {
-    return this.host.id;
+    const port = (server.address() as net.AddressInfo).port;
+    return new Network(server, nodeIdOf(opts.nodeKey), port, opts.extIp ?? (wildcard ? '127.0.0.1' : opts.addr), async () => {
+      // After the requests already waiting on the node's sockets: the load is synchronous in the bundle.
+      await new Promise((resolve) => setImmediate(resolve));
+      const { P2pHost } = await import('./host.js');
+      const host = new P2pHost(opts);
+      server.off('connection', hold);
+      host.adopt(server, waiting.splice(0));
+      for (const enode of staticNodes) host.addStatic(enode);
+      return host;
+    });
   }
 
   peerCount(): number {
-    return this.host.peers().length;
+    return this.host?.peers().length ?? 0;
   }
 
   peers(): McPeer[] {
-    return this.host.peers();
+    return this.host?.peers() ?? [];
   }
 
   remotePeers(): RemotePeer[] {
-    return this.host.peers().map((p) => {
+    return this.peers().map((p) => {
       const info = p.info();
       return { ...info, version: MC_VERSION, enode: `enode://${info.id}@${info.remoteAddress}` };
     });
   }
 
   addPeer(enode: Enode): void {
-    this.host.addStatic(enode);
+    if (this.host) this.host.addStatic(enode);
+    else this.ready.then((host) => host.addStatic(enode), () => undefined);
   }
 
   removePeer(enode: Enode): void {
-    this.host.removeStatic(enode.id);
+    if (this.host) this.host.removeStatic(enode.id);
+    else this.ready.then((host) => host.removeStatic(enode.id), () => undefined);
   }
 
-  stop(): Promise<void> {
-    return this.host.stop();
+  async stop(): Promise<void> {
+    const host = await this.ready.catch(() => undefined);
+    if (host) await host.stop();
+    else await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

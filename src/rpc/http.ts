@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from './dispatch.js';
-import { HttpFastPath } from './httpFastPath.js';
+import { HttpFastPath, type FastPathCounts } from './httpFastPath.js';
 import { MAX_REQUEST_BYTES } from './jsonLimits.js';
 import type { CallContext } from './types.js';
 
@@ -23,8 +23,10 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** Takes WebSocket upgrades that pass the host, path and origin rules (ws.ts); absent: refused. */
   websocket?: UpgradeHandler;
-  /** Answer simple JSON POSTs without node:http (default true; false for A/B runs and tests). */
+  /** Answer simple JSON POSTs without node:http (default true; `--http.fastpath=false` turns it off). */
   fastPath?: boolean;
+  /** where the fast path counts what it did (endpoints may share one); the server's own otherwise */
+  fastPathCounts?: FastPathCounts;
   /** Whole-request deadline (default 30 s) and keep-alive idle limit (default 120 s); tests shorten them. */
   requestTimeoutMs?: number;
   idleTimeoutMs?: number;
@@ -58,8 +60,11 @@ export class HttpRpcServer {
   private readonly vhosts: ReadonlySet<string>;
   private readonly anyOrigin: boolean;
   private readonly origins: ReadonlySet<string>;
+  /** requests the fast path answered and connections it handed to node:http */
+  readonly fastPathCounts: FastPathCounts;
 
   constructor(private readonly o: HttpServerOptions) {
+    this.fastPathCounts = o.fastPathCounts ?? { requests: 0, handOvers: 0 };
     this.bodyLimit = o.bodyLimit ?? MAX_REQUEST_BYTES;
     this.anyHost = o.vhosts.includes('*');
     this.vhosts = new Set(o.vhosts.map((h) => h.toLowerCase()));
@@ -84,6 +89,11 @@ export class HttpRpcServer {
     server.headersTimeout = requestTimeout;
     server.keepAliveTimeout = idleTimeout;
     server.maxConnections = MAX_HTTP_CONNECTIONS; // counts fast-path connections too: one listener
+    // A client may half-close once its requests are sent (`printf … | nc`, some proxies): every
+    // request already whole is answered before the connection closes, as geth's server does.
+    // node:http's default ends the socket at the FIN and drops the replies not written yet, which
+    // ones depending on timing. (An undocumented property of the server, there since node 0.x and untyped.)
+    (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
     const fast = this.o.fastPath === false ? undefined : this.fastPathFor(server, requestTimeout, idleTimeout);
     return new Promise((resolve, reject) => {
@@ -141,6 +151,7 @@ export class HttpRpcServer {
         for (const listener of nodeListeners) listener.call(server, socket);
         if (deadline !== undefined) this.carryDeadline(socket, deadline);
       },
+      this.fastPathCounts,
     );
     server.on('connection', (socket: Socket) => fast.accept(socket));
     return fast;
@@ -217,7 +228,11 @@ export class HttpRpcServer {
     else if (dispatcher === undefined || this.o.websocket === undefined) status = 404;
     else if (origin !== undefined && this.allowedOrigin(origin) === undefined) status = 403;
     if (status !== 0) {
-      socket.end(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.write(`HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      // node:http neither reads nor tracks a socket it has handed to 'upgrade': ended only on our
+      // side, it stayed open for as long as the client kept its side open, and stop() waited for it.
+      socket.resume();
+      lingerThenClose(socket as Socket);
       return;
     }
     this.o.websocket!.handleUpgrade(req, socket, head, dispatcher!);
@@ -346,17 +361,22 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, body:
 function lingerBeforeClose(socket: Socket): void {
   // node:http calls destroySoon() once the last reply of a connection is sent.
   socket.destroySoon = function lingeringClose(this: Socket): void {
-    const from = this.bytesRead;
-    this.end();
-    const check = setInterval(() => {
-      if (this.bytesRead - from > REFUSED_LINGER_BYTES) this.destroy();
-    }, 20);
-    const limit = setTimeout(() => this.destroy(), REFUSED_LINGER_MS);
-    this.once('close', () => {
-      clearInterval(check);
-      clearTimeout(limit);
-    });
+    lingerThenClose(this);
   };
+}
+
+/** Half-closes now; closes once the client has closed, or after the linger (time or bytes). */
+function lingerThenClose(socket: Socket): void {
+  const from = socket.bytesRead;
+  socket.end();
+  const check = setInterval(() => {
+    if (socket.bytesRead - from > REFUSED_LINGER_BYTES) socket.destroy();
+  }, 20);
+  const limit = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
+  socket.once('close', () => {
+    clearInterval(check);
+    clearTimeout(limit);
+  });
 }
 
 function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number, cors: string | undefined): void {

@@ -6,6 +6,7 @@ import { alreadyExists, wrongState } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Dispatcher, type DispatcherOptions } from './dispatch.js';
 import { HttpRpcServer } from './http.js';
+import type { FastPathCounts } from './httpFastPath.js';
 import { WsRpcServer } from './ws.js';
 import type { HttpControl, HttpSettings } from './modules/admin.js';
 import { namespaceOf } from './modules/index.js';
@@ -21,6 +22,9 @@ export interface HttpEndpointOptions {
   methods: () => ReadonlyMap<string, RpcMethod>;
   vhosts: string[];
   debug: boolean;
+  /** the fast path in front of node:http (`http.fastPath`), and where it counts what it did */
+  fastPath: boolean;
+  fastPathCounts?: FastPathCounts;
   onCall?: DispatcherOptions['onCall'];
   gate?: DispatcherOptions['gate'];
   log: Logger;
@@ -81,6 +85,8 @@ export class HttpEndpoint implements HttpControl {
       vhosts: this.o.vhosts,
       route: () => dispatcher,
       websocket: upgrades,
+      fastPath: this.o.fastPath,
+      fastPathCounts: this.o.fastPathCounts,
     });
     this.server = server;
     this.upgrades = upgrades;

@@ -1,48 +1,37 @@
-// The fast path in front of node:http (docs/transports.md#http). Each new connection is read here
-// while its requests are the common simple case (a POST of JSON with a Content-Length, to a known
-// route, from an allowed Host); those are answered straight from the dispatcher with the same
-// bytes node:http would send. The first request that is anything else (another method, chunked,
-// oversized, a bad header, an upgrade, HTTP/1.0, a malformed head...) hands the connection, with
-// every byte not yet answered, to node:http for good, which applies the rules as it always has.
+// The fast path in front of node:http (docs/design/http-fast-path.md). Each new connection is read
+// here while its requests are the common simple case (httpFastHead.ts: a canonical POST of JSON
+// with a Content-Length, to a known route, from an allowed Host); those are answered straight from
+// the dispatcher with the bytes node:http would send. At the first bytes that are anything else,
+// the connection goes to node:http for good, with every byte not yet answered, before any request
+// that arrived with those bytes is answered: node:http then reads exactly what it would have read
+// and answers as it always does. What the fast path decides itself (the client's end, timeouts)
+// it decides as node:http does; the differential fuzzer (tools/fuzz/headDiff.ts) holds it to that.
 
 import type { Socket } from 'node:net';
-import type { Dispatcher } from './dispatch.js';
+import { couldBeSimpleHead, MAX_HEAD_BYTES, parseSimpleHead, type FastPathRules, type SimpleHead } from './httpFastHead.js';
 import type { CallContext } from './types.js';
 
-export interface FastPathRules {
-  bodyLimit: number;
-  requestTimeoutMs: number;
-  idleTimeoutMs: number;
-  route(path: string): Dispatcher | undefined;
-  hostAllowed(header: string | undefined): boolean;
-  /** the Access-Control-Allow-Origin value for an allowed origin, else undefined */
-  allowedOrigin(origin: string): string | undefined;
-  isJsonContentType(header: string | undefined): boolean;
-}
+export type { FastPathRules } from './httpFastHead.js';
 
-/** A simple request the fast path answers itself. */
-interface Head {
-  dispatcher: Dispatcher;
-  bodyStart: number;
-  length: number;
-  close: boolean;
-  cors: string | undefined;
+/** What the fast path did, for /metrics and the differential tests (several endpoints may share one). */
+export interface FastPathCounts {
+  /** requests answered on the fast path */
+  requests: number;
+  /** connections given to node:http */
+  handOvers: number;
 }
 
 const HTTP_CONTEXT: CallContext = { transport: 'http' };
-// node:http answers a longer head 431, so such a head is handed over.
-const MAX_HEAD_BYTES = 16 * 1024;
-const MAX_HEADERS = 64;
 // Stop reading a client that pipelines this much ahead, or leaves this much of our replies unread.
 const MAX_BUFFERED_AHEAD = 64 * 1024;
 const MAX_UNSENT = 1024 * 1024;
+// Bytes of unfinished heads checked for one request: a head trickling in by the byte goes to node:http.
+const MAX_HEAD_WORK = 4 * MAX_HEAD_BYTES;
 const HEAD_END = Buffer.from('\r\n\r\n');
-// Only printable ASCII, tab and CRLF; anything else (obs-text, NUL, ...) is node:http's to judge.
-const UNUSUAL_BYTE = /[^\t\x20-\x7e\r\n]/;
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const TARGET = /^\/[\x21-\x7e]*$/;
-const DIGITS = /^[0-9]{1,15}$/;
 const INTERNAL_ERROR = 'internal error\n';
+// node:http's own answers when it gives up on a request (same bytes, no Date, then the connection closes).
+const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
+const REQUEST_TIMEOUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 
 export class HttpFastPath {
   private readonly connections = new Set<FastConnection>();
@@ -56,6 +45,7 @@ export class HttpFastPath {
   constructor(
     readonly rules: FastPathRules,
     readonly handOff: (socket: Socket, deadline: number | undefined) => void,
+    readonly counts: FastPathCounts = { requests: 0, handOvers: 0 },
   ) {
     // Deadlines are checked by one sweep, as node:http does, rather than a timer per request.
     const every = Math.max(20, Math.min(5_000, Math.floor(Math.min(rules.requestTimeoutMs, rules.idleTimeoutMs) / 4)));
@@ -96,29 +86,45 @@ export class HttpFastPath {
   }
 }
 
+/** What the bytes not yet answered are, read as far as they go. */
+const Verdict = {
+  /** complete simple requests only (or nothing) */
+  Complete: 0,
+  /** complete simple requests, then the start of one that can still be simple */
+  Partial: 1,
+  /** something node:http must judge */
+  Other: 2,
+} as const;
+type Verdict = (typeof Verdict)[keyof typeof Verdict];
+
 class FastConnection {
   /** bytes received and not yet answered, if any */
   private pending: Buffer | undefined;
-  /** where the head search resumes in `pending` */
+  /** complete simple requests at the front of `pending`, in order, with their sizes */
+  private readonly queue: { head: SimpleHead; size: number }[] = [];
+  /** bytes of `pending` the queue covers */
+  private vetted = 0;
+  /** a simple head whose body is still arriving, and where in `pending` that request ends */
+  private waiting: { head: SimpleHead; end: number } | undefined;
+  /** where the search for the end of the next head resumes in `pending` */
   private scanned = 0;
+  /** bytes of unfinished heads checked since the last complete one */
+  private headWork = 0;
   /** a body still arriving: its pieces after `pending`, kept apart until the request is whole */
   private pieces: Buffer[] = [];
   private piecesLength = 0;
-  /** bytes `pending` (+ pieces) must hold before the request waiting in it is whole; 0 if not known */
-  private needed = 0;
   private busy = false;
   private ended = false;
+  private closing = false;
+  /** a request has been answered: from then on a quiet connection is closed without a word */
+  private served = false;
   /** the bytes of the last simple head and its parse: clients repeat their heads byte for byte */
   private lastHead: Buffer | undefined;
-  private lastParsed: Head | undefined;
-  private closing = false;
+  private lastParsed: SimpleHead | undefined;
   /** the request deadline while a request is arriving, the idle deadline between requests */
   deadline: number;
   private readonly onData = (chunk: Buffer): void => this.receive(chunk);
-  private readonly onEnd = (): void => {
-    this.ended = true;
-    this.pump();
-  };
+  private readonly onEnd = (): void => this.clientEnded();
   private readonly onClose = (): void => this.owner.forget(this);
   private readonly onDrain = (): void => this.pump();
 
@@ -134,12 +140,14 @@ class FastConnection {
     socket.on('error', noop); // a reset client ends in 'close'
   }
 
-  /** The deadline passed: a request still arriving gets node:http's 408; an idle connection is closed. */
+  /**
+   * The deadline passed. As node:http: a request still arriving, or none yet on a new connection
+   * (its headers timeout runs from the connection's start), gets 408; a quiet keep-alive
+   * connection is closed without a word.
+   */
   expire(): void {
     if (this.busy) return;
-    if (this.pending !== undefined && !this.closing && this.socket.writable) {
-      this.socket.write('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
-    }
+    if ((this.pending !== undefined || !this.served) && !this.closing) return this.refuse(REQUEST_TIMEOUT);
     this.socket.destroy();
   }
 
@@ -147,18 +155,32 @@ class FastConnection {
     if (this.closing) return; // after Connection: close nothing more is read
     if (this.pending === undefined) {
       this.pending = chunk;
-      this.scanned = 0;
       if (!this.busy) this.deadline = Date.now() + this.owner.rules.requestTimeoutMs;
-    } else if (this.needed > 0) {
+    } else if (this.waiting !== undefined) {
       // Joined once, when the body is whole: joining per piece would copy a 5 MiB body ~80 times.
       this.pieces.push(chunk);
       this.piecesLength += chunk.length;
-      if (this.pending.length + this.piecesLength < this.needed) return;
+      if (this.pending.length + this.piecesLength < this.waiting.end) return;
       this.join();
     } else {
       this.pending = Buffer.concat([this.pending, chunk]);
     }
     if (this.busy && this.pending.length > MAX_BUFFERED_AHEAD) this.socket.pause(); // resumed when wanted
+    this.pump();
+  }
+
+  /**
+   * The client's FIN. node:http judges it at once: a request cut short is answered 400 and the
+   * connection closed, whatever is still in flight; otherwise every request already whole is
+   * answered (the server lets the client half-close, see http.ts) and then the connection ends.
+   */
+  private clientEnded(): void {
+    this.ended = true;
+    if (this.busy) {
+      this.join();
+      if (this.pending !== undefined && this.vet() === Verdict.Partial) this.refuse(BAD_REQUEST);
+      return;
+    }
     this.pump();
   }
 
@@ -174,59 +196,100 @@ class FastConnection {
     if (this.socket.isPaused()) this.socket.resume();
   }
 
-  /** Answers the requests waiting, one at a time, in order; hands over at the first that is not simple. */
+  /** Answers the requests waiting, one at a time, in order; hands over at the first bytes that are not simple. */
   private pump(): void {
     const socket = this.socket;
     while (!this.busy && !this.closing && !socket.destroyed) {
       if (socket.writableLength > MAX_UNSENT) return void socket.pause(); // resumed on 'drain'
       this.join();
-      const buf = this.pending;
-      if (buf === undefined) {
-        if (this.ended) {
-          this.closing = true;
-          socket.end();
-        } else this.wantMore();
+      if (this.pending === undefined) {
+        if (!this.ended) return this.wantMore();
+        this.closing = true;
+        socket.end();
         return;
       }
-      const headEnd = buf.indexOf(HEAD_END, this.scanned);
-      if (headEnd < 0) {
-        if (buf.length > MAX_HEAD_BYTES || this.ended || hasBareLineBreak(buf, this.scanned)) return this.handOver();
-        this.scanned = Math.max(0, buf.length - 3);
-        return this.wantMore();
+      const verdict = this.vet();
+      if (verdict === Verdict.Other) return this.handOver();
+      const next = this.queue.shift();
+      if (next !== undefined) {
+        this.answer(next.head, next.size);
+        continue;
       }
-      const head = this.headAt(buf, headEnd);
-      if (head === undefined) return this.handOver();
-      const end = head.bodyStart + head.length;
-      if (buf.length < end) {
-        if (this.ended) return this.handOver();
-        this.scanned = headEnd; // the head is whole; wait for the body
-        this.needed = end;
-        return this.wantMore();
-      }
-      this.pending = buf.length === end ? undefined : buf.subarray(end);
-      this.scanned = 0;
-      this.needed = 0;
-      this.answer(head, buf.subarray(head.bodyStart, end));
+      if (this.ended) return this.refuse(BAD_REQUEST); // a request cut short by the client's end
+      return this.wantMore();
     }
   }
 
   /**
-   * The head ending at `headEnd`, parsed. A head byte for byte the same as this connection's last
-   * simple one is that one (the rules it was judged by are fixed for the endpoint's life).
+   * Reads `pending` past the requests already vetted: each complete simple request joins the
+   * queue; the rest is nothing, the start of a simple request, or something for node:http.
    */
-  private headAt(buf: Buffer, headEnd: number): Head | undefined {
+  private vet(): Verdict {
+    const buf = this.pending!;
+    for (;;) {
+      const waiting = this.waiting;
+      if (waiting !== undefined) {
+        if (buf.length < waiting.end) return Verdict.Partial;
+        this.waiting = undefined;
+        this.enqueue(waiting.head, waiting.end);
+        continue;
+      }
+      const at = this.vetted;
+      if (at === buf.length) return Verdict.Complete;
+      // node:http reads nothing after a request that closes the connection, and refuses it if sent.
+      if (this.queue.length > 0 && this.queue[this.queue.length - 1].head.close) return Verdict.Other;
+      const headEnd = buf.indexOf(HEAD_END, Math.max(at, this.scanned));
+      if (headEnd < 0) {
+        this.headWork += buf.length - at;
+        if (this.headWork > MAX_HEAD_WORK || !couldBeSimpleHead(buf.toString('latin1', at))) return Verdict.Other;
+        this.scanned = Math.max(at, buf.length - 3);
+        return Verdict.Partial;
+      }
+      const head = this.headAt(buf, at, headEnd);
+      if (head === undefined) return Verdict.Other;
+      this.headWork = 0;
+      this.waiting = { head, end: at + head.headLength + head.length };
+    }
+  }
+
+  private enqueue(head: SimpleHead, end: number): void {
+    this.queue.push({ head, size: end - this.vetted });
+    this.vetted = end;
+    this.scanned = end;
+  }
+
+  /**
+   * The head from `at` to `headEnd`, parsed. A head byte for byte the same as this connection's
+   * last simple one is that one (the rules it was judged by are fixed for the endpoint's life).
+   */
+  private headAt(buf: Buffer, at: number, headEnd: number): SimpleHead | undefined {
     const last = this.lastHead;
-    if (last !== undefined && last.length === headEnd && buf.compare(last, 0, headEnd, 0, headEnd) === 0) return this.lastParsed;
-    const head = parseHead(buf, headEnd, this.owner.rules);
+    const length = headEnd - at;
+    if (last !== undefined && last.length === length && buf.compare(last, 0, length, at, headEnd) === 0) return this.lastParsed;
+    if (length + 4 > MAX_HEAD_BYTES) return undefined;
+    const head = parseSimpleHead(buf.toString('latin1', at, headEnd), this.owner.rules);
     if (head !== undefined) {
-      this.lastHead = Buffer.from(buf.subarray(0, headEnd));
+      this.lastHead = Buffer.from(buf.subarray(at, headEnd));
       this.lastParsed = head;
     }
     return head;
   }
 
-  private answer(head: Head, body: Buffer): void {
+  /** Takes the request of `size` bytes at the front of `pending` off it and answers it. */
+  private answer(head: SimpleHead, size: number): void {
+    const buf = this.pending!;
+    const body = buf.subarray(head.headLength, size);
+    if (size === buf.length) {
+      this.pending = undefined;
+      this.vetted = this.scanned = this.headWork = 0;
+    } else {
+      this.pending = buf.subarray(size);
+      this.vetted -= size;
+      this.scanned = Math.max(0, this.scanned - size);
+      if (this.waiting !== undefined) this.waiting.end -= size;
+    }
     this.busy = true;
+    this.owner.counts.requests++;
     if (head.close) this.closing = true;
     if (this.pending !== undefined && this.pending.length > MAX_BUFFERED_AHEAD) this.socket.pause(); // resumed when wanted
     // handle() reads the body before its first await, so `pending` may be replaced meanwhile.
@@ -236,8 +299,9 @@ class FastConnection {
     );
   }
 
-  private reply(json: string | undefined, head: Head): void {
+  private reply(json: string | undefined, head: SimpleHead): void {
     this.busy = false;
+    this.served = true;
     const socket = this.socket;
     if (socket.destroyed) return;
     const owner = this.owner;
@@ -255,6 +319,13 @@ class FastConnection {
     this.pump();
   }
 
+  /** node:http's last word on a connection it gives up on: the status line, then the close. */
+  private refuse(response: string): void {
+    this.closing = true;
+    if (this.socket.writable) this.socket.write(response);
+    this.socket.destroy();
+  }
+
   /** Gives the connection and every byte not yet answered to node:http, for good. */
   private handOver(): void {
     const socket = this.socket;
@@ -263,105 +334,23 @@ class FastConnection {
     socket.off('close', this.onClose);
     socket.off('drain', this.onDrain);
     this.owner.forget(this);
+    this.owner.counts.handOvers++;
     this.join();
+    const bytes = this.pending;
+    this.pending = undefined;
+    socket.off('error', noop); // node:http adds its own at once
     if (this.ended) {
-      // The client has stopped sending, and node:http could not see that end any more; it drops
-      // a request cut short by the client's end too. (The error listener stays: a reset must not throw.)
-      socket.end(() => socket.destroy());
+      // The stream has ended, so the bytes cannot be put back in it: node:http's listeners are
+      // given them and the end as the events they would have seen.
+      this.owner.handOff(socket, undefined);
+      if (bytes !== undefined) socket.emit('data', bytes);
+      socket.emit('end');
       return;
     }
-    socket.off('error', noop); // node:http adds its own at once
-    const begun = this.pending !== undefined;
-    if (begun) socket.unshift(this.pending!);
-    this.pending = undefined;
-    this.owner.handOff(socket, begun ? this.deadline : undefined);
+    if (bytes !== undefined) socket.unshift(bytes);
+    this.owner.handOff(socket, bytes !== undefined ? this.deadline : undefined);
     if (socket.isPaused()) socket.resume();
   }
-}
-
-/** The simple POST this path answers itself, or undefined for anything node:http must see. */
-function parseHead(buf: Buffer, headEnd: number, rules: FastPathRules): Head | undefined {
-  if (headEnd > MAX_HEAD_BYTES) return undefined;
-  const text = buf.toString('latin1', 0, headEnd);
-  if (UNUSUAL_BYTE.test(text)) return undefined;
-  const lines = text.split('\r\n');
-  if (lines.length > MAX_HEADERS + 1) return undefined;
-  const requestLine = lines[0];
-  if (!requestLine.startsWith('POST ') || !requestLine.endsWith(' HTTP/1.1')) return undefined;
-  const target = requestLine.slice(5, -9);
-  if (!TARGET.test(target)) return undefined;
-  let length: string | undefined;
-  let host: string | undefined;
-  let type: string | undefined;
-  let origin: string | undefined;
-  let connection: string | undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
-    const colon = line.indexOf(':');
-    if (colon <= 0 || line.includes('\r') || line.includes('\n')) return undefined;
-    const name = line.slice(0, colon);
-    if (!TOKEN.test(name)) return undefined;
-    const value = trimSpaces(line.slice(colon + 1));
-    // A repeated header that this path reads is node:http's to judge (it refuses or keeps the first).
-    switch (name.toLowerCase()) {
-      case 'content-length':
-        if (length !== undefined) return undefined;
-        length = value;
-        break;
-      case 'host':
-        if (host !== undefined) return undefined;
-        host = value;
-        break;
-      case 'content-type':
-        if (type !== undefined) return undefined;
-        type = value;
-        break;
-      case 'origin':
-        if (origin !== undefined) return undefined;
-        origin = value;
-        break;
-      case 'connection':
-        if (connection !== undefined) return undefined;
-        connection = value.toLowerCase();
-        break;
-      case 'transfer-encoding':
-      case 'expect':
-      case 'upgrade':
-        return undefined;
-    }
-  }
-  // node:http refuses an HTTP/1.1 request without Host (400); an over-limit length is its 413.
-  if (length === undefined || !DIGITS.test(length) || Number(length) > rules.bodyLimit) return undefined;
-  if (host === undefined || !rules.hostAllowed(host) || (type !== 'application/json' && !rules.isJsonContentType(type))) return undefined;
-  let close = false;
-  if (connection !== undefined) {
-    for (const token of connection.split(',')) {
-      const option = trimSpaces(token);
-      if (option === 'close') close = true;
-      else if (option === 'upgrade') return undefined;
-    }
-  }
-  const query = target.indexOf('?');
-  const dispatcher = rules.route(query < 0 ? target : target.slice(0, query));
-  if (dispatcher === undefined) return undefined;
-  const cors = origin === undefined ? undefined : rules.allowedOrigin(origin);
-  return { dispatcher, bodyStart: headEnd + 4, length: Number(length), close, cors };
-}
-
-/** A line feed without its carriage return in the part of a head not yet scanned: not ours. */
-function hasBareLineBreak(buf: Buffer, from: number): boolean {
-  for (let i = buf.indexOf(0x0a, from); i >= 0; i = buf.indexOf(0x0a, i + 1)) {
-    if (i === 0 || buf[i - 1] !== 0x0d) return true;
-  }
-  return false;
-}
-
-function trimSpaces(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && (s.charCodeAt(a) === 0x20 || s.charCodeAt(a) === 0x09)) a++;
-  while (b > a && (s.charCodeAt(b - 1) === 0x20 || s.charCodeAt(b - 1) === 0x09)) b--;
-  return s.slice(a, b);
 }
 
 function corsLines(cors: string): string {

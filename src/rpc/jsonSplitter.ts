@@ -6,12 +6,14 @@
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-const enum State {
-  Between, // skipping whitespace between values
-  Container, // inside [...] or {...}
-  String, // inside a string (top-level or nested; depth tells which)
-  Scalar, // a bare top-level literal: number, true, false, null or garbage
-}
+/** The scanner's states, plain numbers on the hot path. */
+const State = {
+  Between: 0, // skipping whitespace between values
+  Container: 1, // inside [...] or {...}
+  String: 2, // inside a string (top-level or nested; depth tells which)
+  Scalar: 3, // a bare top-level literal: number, true, false, null or garbage
+} as const;
+type State = (typeof State)[keyof typeof State];
 
 function isSpace(b: number): boolean {
   return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
@@ -23,7 +25,7 @@ function endsScalar(b: number): boolean {
 }
 
 export class JsonSplitter {
-  private state = State.Between;
+  private state: State = State.Between;
   private depth = 0;
   private escaped = false;
   /** Bytes of the value in progress that came in earlier chunks. */

@@ -97,7 +97,8 @@ export class WsRpcServer implements UpgradeHandler {
       updateFlow();
       // Replies go out as calls finish, in any order: a subscription's events wait for its own reply.
       const ctx: CallContext = { transport: 'ws', connection, afterReply: [] };
-      dispatcher.handle(asBuffer(data), ctx).then((reply) => {
+      // handle() never rejects: every failure is a JSON-RPC error reply.
+      void dispatcher.handle(asBuffer(data), ctx).then((reply) => {
         inFlight--;
         if (reply !== undefined && ws.readyState === ws.OPEN) ws.send(reply, () => updateFlow());
         else updateFlow();

@@ -8,7 +8,7 @@ import type { Header, SignedTx } from '../chain/types.js';
 import { notFound } from '../errors.js';
 import { equalBytes } from '../encoding/bytes.js';
 import { bytesToHex } from '../encoding/hex.js';
-import { CallExecutor } from '../execution/call.js';
+import { CallExecutor, type CallOptions } from '../execution/call.js';
 import { intrinsicGas } from '../execution/gas.js';
 import { createChainEvm } from '../execution/evm.js';
 import type { BatchOp } from '../store/database.js';
@@ -26,6 +26,8 @@ export interface AppChainDeps {
   nodes: TrieNodeStore;
   common: Common;
   scsId: Uint8Array;
+  /** how app-chain calls run (the node's interpreter switch, bounds and monitor) */
+  calls?: CallOptions;
 }
 
 /** A transaction with where it is: mined (block, index, receipt) or waiting in the pool. */
@@ -59,7 +61,7 @@ export class AppChain {
     private readonly deps: AppChainDeps,
   ) {
     this.key = bytesToHex(stored.spec.address);
-    this.calls = new CallExecutor(deps.world, (sm) => this.makeEvm(sm), () => deps.scsId);
+    this.calls = new CallExecutor(deps.world, (sm) => this.makeEvm(sm), deps.calls);
   }
 
   static async load(stored: StoredChain, deps: AppChainDeps): Promise<AppChain> {

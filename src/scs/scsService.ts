@@ -18,6 +18,7 @@ import type { Database } from '../store/database.js';
 import { TrieNodeStore } from '../state/trieNodeStore.js';
 import { WorldState } from '../state/worldState.js';
 import { AppChain, unknownAppChain, type AppChainDeps, type PreparedChange } from './appChain.js';
+import type { CallOptions } from '../execution/call.js';
 import { appGenesis } from './appChainBuilder.js';
 import { AppChainSpecError, decodeAppChainSpec } from './appChainSpec.js';
 import { checkAppTx } from './appTx.js';
@@ -46,6 +47,8 @@ export interface ScsOptions {
   blockPeriod: number;
   log: Logger;
   now?: () => bigint;
+  /** how app-chain calls run (the node's interpreter switch, bounds and monitor) */
+  calls?: CallOptions;
 }
 
 /** App chains one SCS serves at most (scs_createAppChain refuses more; declared ones always load). */
@@ -65,7 +68,7 @@ export class ScsService implements BlockParticipant {
   private constructor(private readonly o: ScsOptions) {
     // 2 MiB of app-chain state nodes: app chains are small (the soak's filled 4 MiB to 3.8 MiB of live heap)
     const nodes = new TrieNodeStore(o.db, 2 * 2 ** 20);
-    this.deps = { store: new AppStore(o.db), world: new WorldState(nodes, o.common), nodes, common: o.common, scsId: o.scsId };
+    this.deps = { store: new AppStore(o.db), world: new WorldState(nodes, o.common), nodes, common: o.common, scsId: o.scsId, calls: o.calls };
   }
 
   /** Loads the stored app chains and their journals, then creates the config's new ones. */

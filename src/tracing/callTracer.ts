@@ -4,7 +4,7 @@
 
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { gethError, type TracedTx, type Tracer, type TxOutcome } from './tracer.js';
-import { decodeRevertReason } from './revertReason.js';
+import { decodeRevertReason } from '../execution/revertReason.js';
 
 export interface CallTracerOptions {
   onlyTopCall: boolean;
@@ -59,6 +59,9 @@ export class CallTracer implements Tracer<CallFrame> {
   private log(step: InterpreterStep, topicCount: number): void {
     const frame = this.stack.at(-1);
     if (!frame || step.stack.length < 2 + topicCount) return;
+    // A LOG whose cost (its memory included) exceeds the gas left fails next, and a failed frame's
+    // logs are dropped: its range, which memory does not hold yet, is never read.
+    if (step.opcode.dynamicFee !== undefined && step.opcode.dynamicFee > step.gasLeft) return;
     const s = step.stack;
     const offset = Number(s[s.length - 1]);
     const size = Number(s[s.length - 2]);

@@ -1,6 +1,8 @@
 // Re-executes transactions with a tracer attached to the EVM's events: a mined transaction on
 // its block's parent state (after the block's earlier transactions), or a call on a block's
-// state. Everything runs on a scratch node store, so nothing reaches the database.
+// state. Everything runs on a scratch node store, so nothing reaches the database. A trace runs
+// under a clock (execution/runClock.ts): its timeout stops it, and a long one lets the event loop
+// turn, so the node answers other requests meanwhile.
 
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
@@ -10,7 +12,8 @@ import { NodeError, ErrorKind } from '../errors.js';
 import { applyTransaction, evmBlock, type ApplyResult, type BlockEnv } from '../execution/executor.js';
 import { applySystemTx, recordDeposit, type ChainRules } from '../execution/systemTxs.js';
 import { SYSCNT, isSystemTx } from '../chain/systemTx.js';
-import { CALL_GAS_CAP, DEFAULT_CALL_GAS, type CallRequest } from '../execution/call.js';
+import { callGas, type CallRequest } from '../execution/call.js';
+import { RunClock, withClock } from '../execution/runClock.js';
 import { intrinsicGas } from '../execution/gas.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { WorldState } from '../state/worldState.js';
@@ -23,10 +26,9 @@ export interface TraceRunnerDeps {
   makeEvm: (sm: MerkleStateManager) => Promise<EVM>;
   /** the chain's genesis rules (which system transactions are valid) */
   rules: ChainRules;
+  /** most gas a traced call may use (rpc.gasCap; 0: no cap) */
+  gasCap: bigint;
 }
-
-/** How often (in steps) the deadline is checked. */
-const DEADLINE_EVERY = 256;
 
 export class TraceRunner {
   constructor(private readonly deps: TraceRunnerDeps) {}
@@ -39,6 +41,7 @@ export class TraceRunner {
     const nodes = this.deps.scratchNodes();
     const sm = await this.deps.world.stateManagerAt(parent.stateRoot, nodes);
     const evm = await this.deps.makeEvm(sm);
+    const clock = traceClock(limits);
     const h = block.header;
     const env: BlockEnv = { number: h.number, timestamp: h.timestamp, miner: h.miner, difficulty: h.difficulty, gasLimit: h.gasLimit };
     const wanted = new Set(indexes);
@@ -46,10 +49,10 @@ export class TraceRunner {
     const results: R[] = [];
     let gasUsed = 0n;
     for (let i = 0; i <= last; i++) {
-      checkDeadline(limits);
+      clock.check();
       const tx = block.transactions[i];
       if (!wanted.has(i)) {
-        const applied = await this.apply(evm, sm, tx, env, gasUsed, false);
+        const applied = await withClock(evm, clock, () => this.apply(evm, sm, tx, env, gasUsed, false));
         if (!applied.ok) throw replayFailed(i, applied.reason);
         gasUsed += applied.gasUsed;
         continue;
@@ -58,7 +61,7 @@ export class TraceRunner {
       const traced = txContext(tx, h.miner);
       const before = tracer.wantsStates ? await this.snapshot(sm, nodes) : undefined;
       tracer.begin?.(traced);
-      const applied = await withTracer(evm, tracer, limits, () => this.apply(evm, sm, tx, env, gasUsed, true));
+      const applied = await withTracer(evm, tracer, clock, () => this.apply(evm, sm, tx, env, gasUsed, true));
       if (!applied.ok) throw replayFailed(i, applied.reason);
       gasUsed += applied.gasUsed;
       const outcome: TxOutcome = {
@@ -70,21 +73,21 @@ export class TraceRunner {
     return results;
   }
 
-  /** Traces a message on `header`'s state, as mc_call runs it (no balance check for gas). */
-  async traceCall<R>(req: CallRequest, header: Header, coinbase: Uint8Array, tracer: Tracer<R>, limits: TraceLimits): Promise<R> {
+  /** Traces a message on `header`'s state, as mc_call runs it (no balance check for gas, the gas cap, the block's own miner). */
+  async traceCall<R>(req: CallRequest, header: Header, tracer: Tracer<R>, limits: TraceLimits): Promise<R> {
     const nodes = this.deps.scratchNodes();
     const sm = await this.deps.world.stateManagerAt(header.stateRoot, nodes);
     const evm = await this.deps.makeEvm(sm);
     const data = req.data ?? new Uint8Array();
-    const gas = req.gas === undefined ? DEFAULT_CALL_GAS : req.gas < CALL_GAS_CAP ? req.gas : CALL_GAS_CAP;
+    const gas = callGas(req.gas, this.deps.gasCap);
     const intrinsic = intrinsicGas(data, req.to === undefined);
     if (gas < intrinsic) throw new NodeError(ErrorKind.TxRejected, `intrinsic gas too low: have ${gas}, want ${intrinsic}`);
     const from = req.from ?? new Uint8Array(20);
-    const miner = header.miner.some((b) => b !== 0) ? header.miner : coinbase;
+    const miner = header.miner;
     const traced: TracedTx = { from, to: req.to, value: req.value ?? 0n, gas, gasPrice: req.gasPrice ?? 0n, data, coinbase: miner };
     const before = tracer.wantsStates ? await this.deps.world.stateManagerAt(header.stateRoot, nodes) : undefined;
     tracer.begin?.(traced);
-    const result = await withTracer(evm, tracer, limits, () =>
+    const result = await withTracer(evm, tracer, traceClock(limits), () =>
       evm.runCall({
         caller: new Address(from),
         origin: new Address(from),
@@ -129,21 +132,18 @@ function txContext(tx: SignedTx, coinbase: Uint8Array): TracedTx {
   return { from: tx.from, to: tx.to ?? undefined, value: tx.value, gas: tx.gas, gasPrice: tx.gasPrice, data: tx.data, coinbase };
 }
 
-function checkDeadline(limits: TraceLimits): void {
-  if (Date.now() > limits.deadline) throw new TraceLimit(`execution timeout: the trace took longer than ${limits.timeoutText}`);
+/** The trace's clock: past its timeout (0: none) the trace stops with an error naming it. */
+function traceClock(limits: TraceLimits): RunClock {
+  return new RunClock(limits.timeoutMs, () => new TraceLimit(`execution timeout: the trace took longer than ${limits.timeoutText}`));
 }
 
 function replayFailed(index: number, reason: string): NodeError {
   return new NodeError(ErrorKind.Internal, `re-executing transaction ${index} of the block failed: ${reason}`);
 }
 
-/** Runs `run` with the tracer's listeners on the EVM, and the deadline checked every few steps. */
-async function withTracer<T>(evm: EVM, tracer: Tracer<unknown>, limits: TraceLimits, run: () => Promise<T>): Promise<T> {
-  let steps = 0;
-  const onStep = (step: InterpreterStep) => {
-    if (++steps % DEADLINE_EVERY === 0) checkDeadline(limits);
-    tracer.step?.(step);
-  };
+/** Runs `run` with the tracer's listeners on the EVM, under the trace's clock. */
+async function withTracer<T>(evm: EVM, tracer: Tracer<unknown>, clock: RunClock, run: () => Promise<T>): Promise<T> {
+  const onStep = (step: InterpreterStep) => tracer.step?.(step);
   const onEnter = (message: Message) => tracer.enter?.(message);
   const onExit = (result: EVMResult) => tracer.exit?.(result);
   const events = evm.events!;
@@ -151,7 +151,7 @@ async function withTracer<T>(evm: EVM, tracer: Tracer<unknown>, limits: TraceLim
   events.on('beforeMessage', onEnter);
   events.on('afterMessage', onExit);
   try {
-    return await run();
+    return await withClock(evm, clock, run);
   } finally {
     events.off('step', onStep);
     events.off('beforeMessage', onEnter);

@@ -51,8 +51,8 @@ export class TraceLimit extends NodeError {
 }
 
 export interface TraceLimits {
-  /** Date.now() after which the trace stops */
-  deadline: number;
+  /** milliseconds the trace may run, from its start (Infinity: no limit) */
+  timeoutMs: number;
   /** the timeout as given, for the error message */
   timeoutText: string;
 }

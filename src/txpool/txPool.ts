@@ -11,8 +11,8 @@ import type { SignedTx } from '../chain/types.js';
 import { txRejected } from '../errors.js';
 import { bytesToHex } from '../encoding/hex.js';
 import { equalBytes } from '../encoding/bytes.js';
-import type { BatchOp, Database } from '../store/database.js';
-import { keys } from '../store/schema.js';
+import type { BatchOp } from '../store/database.js';
+import type { PoolEntries } from '../store/poolEntries.js';
 import { PoolJournal } from './poolJournal.js';
 import { mergeByPrice } from './ordering.js';
 import { SenderTxs } from './senderTxs.js';
@@ -79,14 +79,9 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
 
   private readonly journal: PoolJournal;
   private closed = false;
-  /**
-   * Hashes that may have a LevelDB journal entry (read back at the start, or given back by a head
-   * switch, which journals them there); only these need deleting from LevelDB. A superset is safe.
-   */
-  private readonly inDb = new Set<string>();
-
   constructor(
-    private readonly db: Database,
+    /** the LevelDB entries of transactions a head switch gave back */
+    private readonly entries: PoolEntries,
     private readonly opts: PoolOptions,
   ) {
     super();
@@ -167,8 +162,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     }
     this.journal.compactIfLarge(() => this.byHash.values());
     // Rare: a replaced or evicted transaction a head switch had journaled in LevelDB.
-    const dbDeletes = this.journalDeletes(gone);
-    if (dbDeletes.length) await this.db.batch(dbDeletes);
+    await this.entries.remove(gone);
     // The transaction may have been mined meanwhile; its (then stale) journal entry is dropped
     // by the revalidation at the next start.
     if (existing) this.emit('dropped', existing);
@@ -338,19 +332,14 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
    * needs none for mined transactions (see poolJournal.ts).
    */
   journalDeletes(txs: readonly SignedTx[]): BatchOp[] {
-    if (this.inDb.size === 0) return [];
-    const ops: BatchOp[] = [];
-    for (const tx of txs) if (this.inDb.has(bytesToHex(tx.hash))) ops.push({ type: 'del', key: keys.poolJournal(tx.hash) });
-    return ops;
+    return this.entries.deletions(txs);
   }
 
   /** Journals the removal of `txs` that left without being mined: in the file, and in LevelDB where they may be. */
   private async unjournal(txs: readonly SignedTx[]): Promise<void> {
     if (txs.length === 0) return;
     this.journal.record([], txs);
-    const ops = this.journalDeletes(txs);
-    if (ops.length) await this.db.batch(ops);
-    for (const tx of txs) this.inDb.delete(bytesToHex(tx.hash));
+    await this.entries.remove(txs);
   }
 
   /**
@@ -367,7 +356,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
     }
     const minedHashes = new Set(mined.map((tx) => bytesToHex(tx.hash)));
     // Their LevelDB entries, if any, left in the block's own batch.
-    if (this.inDb.size) for (const key of minedHashes) this.inDb.delete(key);
+    this.entries.mined(minedHashes);
     for (const [key, nonce] of next) {
       // A pool transaction at a mined nonce but with another hash (replaced after the block's
       // work package was handed out) is gone too, and its journal entry must go.
@@ -426,7 +415,7 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
   returnRemoved(txs: SignedTx[], takeBack = true): Promise<void> {
     const users = txs.filter((tx) => tx.syscnt === 0n);
     // The switch journaled those it gave back in its LevelDB batch.
-    if (takeBack) for (const tx of users) this.inDb.add(bytesToHex(tx.hash));
+    if (takeBack) this.entries.returned(users);
     const job = this.returning.then(() => this.reinsert(users, takeBack));
     this.returning = job.catch(() => undefined);
     return job;
@@ -491,19 +480,9 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
    * revalidating every one against the head state; then the file holds just what was restored.
    */
   async restore(decode: (raw: Uint8Array) => SignedTx): Promise<{ restored: number; dropped: number }> {
-    const stale: BatchOp[] = [];
-    const txs: SignedTx[] = [];
-    const seen = new Set<string>();
-    for await (const [key, raw] of this.db.entries(keys.poolJournalRange)) {
-      try {
-        const tx = decode(raw);
-        txs.push(tx);
-        seen.add(bytesToHex(tx.hash));
-      } catch {
-        stale.push({ type: 'del', key });
-      }
-    }
-    for (const key of seen) this.inDb.add(key);
+    const { txs, undecodable } = await this.entries.load(decode);
+    const seen = new Set(txs.map((tx) => bytesToHex(tx.hash)));
+    const stale: SignedTx[] = [];
     let staleInFile = 0;
     for (const raw of this.journal.takeRestored()) {
       try {
@@ -520,13 +499,12 @@ export class TxPool extends EventEmitter<{ pendingTx: [SignedTx]; dropped: [Sign
         await this.add(tx, false);
         restored++;
       } catch {
-        const key = bytesToHex(tx.hash);
-        if (this.inDb.delete(key)) stale.push({ type: 'del', key: keys.poolJournal(tx.hash) });
+        if (this.entries.has(tx)) stale.push(tx);
         else staleInFile++;
       }
     }
-    if (stale.length) await this.db.batch(stale);
+    await this.entries.remove(stale);
     this.journal.rewrite(this.byHash.values());
-    return { restored, dropped: stale.length + staleInFile };
+    return { restored, dropped: undecodable + stale.length + staleInFile };
   }
 }

@@ -6,9 +6,10 @@ import Chain3 from 'chain3';
 import { startNode, waitFor } from '../helpers/node.js';
 import { DEV } from '../helpers/accounts.js';
 import { contract, word } from '../helpers/abi.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('chain3 against a running node', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant']);
   t.teardown(() => node.stop());
   const chain3 = new Chain3(new Chain3.providers.HttpProvider(node.url));
 

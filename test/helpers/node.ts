@@ -100,7 +100,9 @@ export async function startNode(datadir: string, args: string[] = [], env: NodeJ
   // Unix socket paths are limited to ~100 bytes; test datadirs are deep, so sockets go to /tmp.
   const hasIpc = args.some((a) => a.startsWith('--ipc'));
   const ipcArgs = hasIpc ? [] : ['--ipcpath', path.join(os.tmpdir(), `mcnode-${process.pid}-${ipcCounter++}.ipc`)];
-  const proc = spawn(process.execPath, [CLI, '--datadir', datadir, ...(hasPort ? [] : ['--rpcport', '0']), ...(hasScsPort ? [] : ['--scsrpcport', '0']), ...ipcArgs, ...args], {
+  // Every call a test makes is also answered by the library EVM and compared (docs/design/call-interpreter.md).
+  const verifyArgs = args.some((a) => /^--rpc\.fastcall/i.test(a)) ? [] : ['--rpc.fastcall.verify', '1'];
+  const proc = spawn(process.execPath, [CLI, '--datadir', datadir, ...(hasPort ? [] : ['--rpcport', '0']), ...(hasScsPort ? [] : ['--scsrpcport', '0']), ...ipcArgs, ...verifyArgs, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

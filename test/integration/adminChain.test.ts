@@ -9,11 +9,12 @@ import { startNode } from '../helpers/node.js';
 import { readItems } from '../../src/chainFile/rlpStream.js';
 import { decodeBlockParts } from '../../src/chain/block.js';
 import { mcnode, openPrebuilt, prebuilt } from '../fixtures/chains/prebuilt.js';
+import { testDir } from '../helpers/testDir.js';
 
 const chain = prebuilt('transfers');
 
 t.test('admin_exportChain writes the same bytes as mcnode export, over IPC only', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const datadir = path.join(dir, 'data');
   openPrebuilt('transfers', datadir);
   const node = await startNode(datadir, ['--mining.mode', 'off']);
@@ -35,7 +36,7 @@ t.test('admin_exportChain writes the same bytes as mcnode export, over IPC only'
 });
 
 t.test('admin_importChain verifies, stops at a bad block and resumes mining afterwards', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const datadir = path.join(dir, 'data');
   const init = mcnode('init', chain.genesis, '--datadir', datadir, '--ipcdisable');
   t.equal(init.status, 0, init.stderr);

@@ -11,13 +11,14 @@ import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
 import { startNode, waitFor } from '../helpers/node.js';
 import { CHAIN_ID, DEV, GWEI, rawTx } from '../helpers/accounts.js';
 import { mcnode } from '../fixtures/chains/prebuilt.js';
+import { testDir } from '../helpers/testDir.js';
 
 const classic = new Wallet(DEV[1].key);
 const sign = (fields: Record<string, unknown>) =>
   classic.signTransaction({ type: 0, chainId: CHAIN_ID, gasPrice: 20n * GWEI, gasLimit: 21_000n, to: DEV[2].address, value: 1n, ...fields });
 
 t.test('MOAC and classic transactions in one block; export and import', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const datadir = path.join(dir, 'a');
   const node = await startNode(datadir, ['--mining.mode', 'off']);
   t.teardown(() => node.stop());
@@ -87,7 +88,7 @@ t.test('MOAC and classic transactions in one block; export and import', async (t
 });
 
 t.test('eth_call members of Ethereum libraries; a classic transaction survives a restart in the pool', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const node = await startNode(datadir, ['--mining.mode', 'off']);
   const call = { from: DEV[1].address, to: DEV[2].address, value: '0x1', data: '0x' };
   t.equal(await node.rpc('eth_call', [{ ...call, type: '0x0', chainId: '0x64', accessList: [] }, 'latest']), '0x');

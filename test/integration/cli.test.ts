@@ -6,11 +6,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Wallet } from 'ethers';
 import { CLI, startNode } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
 
 t.test('init writes the genesis of a real-node genesis file', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const genesisFile = path.join(dir, 'genesis.json');
   writeFileSync(genesisFile, JSON.stringify({
     config: { chainId: 100 },
@@ -44,13 +45,13 @@ t.test('version and bad flags', async (t) => {
   const bad = run('--rcpport', '1');
   t.equal(bad.status, 1);
   t.match(bad.stderr, /unknown option --rcpport/);
-  const mode = run('--mining.mode', 'fast', '--datadir', t.testdir());
+  const mode = run('--mining.mode', 'fast', '--datadir', testDir(t));
   t.equal(mode.status, 1);
   t.match(mode.stderr, /mining\.mode/);
 });
 
 t.test('a datadir keeps the proof of work and classic-transaction rule its genesis fixed', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const key = '0xd318c56399426da38a80a354c89780d05ed2650017a63768e1b9cab0957de817';
   const wallet = new Wallet(key);
   const genesisFile = path.join(dir, 'genesis.json');

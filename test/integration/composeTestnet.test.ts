@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import secp256k1 from 'secp256k1';
 import { ROOT, startNode, type TestNode } from '../helpers/node.js';
 import { waitPeers, waitSameHead } from '../helpers/network.js';
+import { testDir } from '../helpers/testDir.js';
 
 interface Service {
   environment?: Record<string, string>;
@@ -38,7 +39,7 @@ t.test('the compose file is consistent', async (t) => {
 });
 
 t.test('the miner and a follower, as the file runs them, form a network', async (t) => {
-  const dir = t.testdir({ miner: { nodekey: minerKey }, follower: {} });
+  const dir = testDir(t, { miner: { nodekey: minerKey }, follower: {} });
   const local = ['--port', '0', '--p2p.addr', '127.0.0.1', '--mining.period', '1', '--minerthreads', '1', '--rpcapi', 'mc,net,admin'];
   const fromData = (args: string[], datadir: string) => args.map((a) => (a === '/data' ? datadir : a));
   const nodes: TestNode[] = [];

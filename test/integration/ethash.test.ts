@@ -8,12 +8,13 @@ import path from 'node:path';
 import { startNode, waitFor, type TestNode } from '../helpers/node.js';
 import { mcnode } from '../fixtures/chains/prebuilt.js';
 import { ETHASH_ARGS, independentlyValid, referenceEthash } from '../helpers/ethashReference.js';
+import { testDir } from '../helpers/testDir.js';
 
 const ETHASH = ETHASH_ARGS;
 void referenceEthash(0); // ~10-20 s of CPU: started now, awaited when blocks are checked
 
 t.test('local mining: every sealed block verifies independently; a restart reuses the cache', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const datadir = path.join(dir, 'node');
   let node: TestNode = await startNode(datadir, [...ETHASH, '--mining.mode', 'interval', '--mining.period', '2']);
   t.teardown(() => node.stop());

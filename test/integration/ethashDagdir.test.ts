@@ -6,9 +6,10 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startNode, waitFor } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('an unusable dagdir: a warning, and mining goes on with the light cache', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const blocker = path.join(dir, 'a-file');
   writeFileSync(blocker, 'not a directory');
   const node = await startNode(path.join(dir, 'node'), [

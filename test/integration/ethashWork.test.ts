@@ -12,6 +12,7 @@ import { bigintToFixed, bytesToBigint } from '../../src/encoding/bytes.js';
 import { CACHE_USED, startNode, withCodeCache } from '../helpers/node.js';
 import { mcnode } from '../fixtures/chains/prebuilt.js';
 import { ETHASH_ARGS, independentlyValid, referenceEthash } from '../helpers/ethashReference.js';
+import { testDir } from '../helpers/testDir.js';
 
 const ETHASH = ETHASH_ARGS;
 const reference = referenceEthash(0); // ~10-20 s of CPU: started now, awaited when needed
@@ -27,7 +28,7 @@ async function solve(sealHash: Uint8Array, target: bigint, start = 0n): Promise<
 }
 
 t.test('work packages: the independent implementation solves them and the node accepts', async (t) => {
-  const node = await startNode(t.testdir(), [...ETHASH, '--mining.mode', 'remote']);
+  const node = await startNode(testDir(t), [...ETHASH, '--mining.mode', 'remote']);
   t.teardown(() => node.stop());
   const [sealHex, seedHex, targetHex] = await node.rpc('mc_getWork');
   t.equal(seedHex, '0x' + '00'.repeat(32), 'epoch 0 seed hash');
@@ -51,7 +52,7 @@ t.test('work packages: the independent implementation solves them and the node a
 });
 
 t.test('fixture builds on an Ethash genesis are byte-identical and verify independently', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   // The mcnode command's bundle, from its code cache (as every run after a node's first start).
   await withCodeCache(path.join(dir, 'warm'));
   const script = path.join(dir, 'script.json');

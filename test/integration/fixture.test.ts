@@ -6,6 +6,7 @@ import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHAINS, mcnode, prebuilt } from '../fixtures/chains/prebuilt.js';
+import { testDir } from '../helpers/testDir.js';
 
 const HEAD = /^head #(\d+) (0x[0-9a-f]{64})$/m;
 const KEY0 = '0xd318c56399426da38a80a354c89780d05ed2650017a63768e1b9cab0957de817';
@@ -32,7 +33,7 @@ function writeScript(dir: string, script: unknown): string {
 t.test('every committed script builds to its expected head, genesis and export bytes', async (t) => {
   for (const name of CHAINS) {
     const chain = prebuilt(name);
-    const dir = t.testdir();
+    const dir = testDir(t);
     const { run, datadir, head } = build(dir, chain.script);
     t.equal(run.status, 0, `${name} builds`, { stderr: run.stderr });
     t.equal(Number(head?.[1]), chain.expect.number, `${name} head number`);
@@ -46,7 +47,7 @@ t.test('two builds are byte-identical with 1 and 2 worker threads', async (t) =>
   const chain = prebuilt('pow');
   // Above the sealer's inline limit (50,000), so the search really runs in the worker pool.
   t.ok(BigInt(JSON.parse(readFileSync(chain.script, 'utf8')).genesis.difficulty) > 50_000n);
-  const dir = t.testdir();
+  const dir = testDir(t);
   const builds = ['1', '2'].map((threads) => {
     const { run, datadir, head } = build(path.join(dir, threads), chain.script, '--minerthreads', threads);
     t.equal(run.status, 0, `${threads} thread(s)`, { stderr: run.stderr });
@@ -59,7 +60,7 @@ t.test('two builds are byte-identical with 1 and 2 worker threads', async (t) =>
 });
 
 t.test('script errors name the bad member; a used datadir is refused', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const badFrom = build(path.join(dir, 'a'), writeScript(dir, { genesis: GENESIS, keys: [KEY0], blocks: [{ txs: [{ from: 1, to: null }] }] }));
   t.equal(badFrom.run.status, 1);
   t.match(badFrom.run.stderr, /invalid fixture script .*blocks\[0\]\.txs\[0\]\.from: 1 \(expected a key index from 0 to 0\)/);
@@ -85,7 +86,7 @@ t.test('script errors name the bad member; a used datadir is refused', async (t)
 });
 
 t.test('progress comes as plain lines when stdout is not a terminal', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const script = writeScript(dir, { genesis: GENESIS, keys: [], blocks: Array.from({ length: 250 }, () => ({})) });
   const { run, head } = build(dir, script);
   t.equal(run.status, 0, run.stderr);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { decodeBlockParts } from '../../src/chain/block.js';
 import { readItems } from '../../src/chainFile/rlpStream.js';
 import { mcnode, openPrebuilt, prebuilt } from '../fixtures/chains/prebuilt.js';
+import { testDir } from '../helpers/testDir.js';
 
 const flags = (datadir: string) => ['--datadir', datadir, '--ipcdisable', '--verbosity', '1'];
 const IMPORTED = /imported (\d+) blocks(?: \((\d+) already known\))?, head #(\d+) (0x[0-9a-f]{64})/;
@@ -41,7 +42,7 @@ const chain = prebuilt('transfers');
 const original = readFileSync(chain.rlp);
 
 t.test('a prebuilt chain imports to its expected head; a second import finds every block known', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const datadir = path.join(dir, 'data');
   t.equal(openPrebuilt('transfers', datadir), chain.expect.hash);
   const again = mcnode('import', chain.rlp, ...flags(datadir));
@@ -63,7 +64,7 @@ function importInto(dir: string, bytes: Uint8Array, name = 'in.rlp') {
 }
 
 t.test('a flipped state root is refused at its block; the blocks before it are kept', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const { run, datadir } = importInto(dir, await tamper(original, 4, (h) => h.stateRoot));
   t.equal(run.status, 1);
   t.match(run.stderr, /^mcnode: block 4: state root mismatch \(header 0x[0-9a-f]{64}, re-executed 0x[0-9a-f]{64}\); kept 3 imported blocks, head #3 /);
@@ -78,7 +79,7 @@ t.test('other tampering is refused at the right block, for the right reason', as
     ['receipts root', 4, (h) => h.receiptsRoot, /block 4: receipts root mismatch/],
     ['parent hash', 3, (h) => h.parentHash, /block 3: parent hash 0x[0-9a-f]+ is not the local block #2/],
   ];
-  const dir = t.testdir();
+  const dir = testDir(t);
   for (const [what, n, field, reason] of cases) {
     const { run } = importInto(path.join(dir, what.replace(' ', '-')), await tamper(original, n, field));
     t.equal(run.status, 1, what);
@@ -90,13 +91,13 @@ t.test('other tampering is refused at the right block, for the right reason', as
 t.test('a truncated file stops at the cut block, keeping the blocks before it', async (t) => {
   const blocks = await splitBlocks(original);
   const cut = blocks.slice(0, 3).reduce((sum, b) => sum + b.length, 0) + Math.floor(blocks[3].length / 2);
-  const { run } = importInto(t.testdir(), original.subarray(0, cut));
+  const { run } = importInto(testDir(t), original.subarray(0, cut));
   t.equal(run.status, 1);
   t.match(run.stderr, /block 4: truncated file: the file ends inside the block \(\d+ of \d+ bytes\); kept 3 imported blocks, head #3/);
 });
 
 t.test('a datadir with another genesis is refused at block 1 with a hint', async (t) => {
-  const datadir = path.join(t.testdir(), 'devnet');
+  const datadir = path.join(testDir(t), 'devnet');
   const run = mcnode('import', chain.rlp, ...flags(datadir));
   t.equal(run.status, 1);
   t.match(run.stderr, /block 1: parent hash .* is not the local block #0 .*initialised with the genesis/);
@@ -104,7 +105,7 @@ t.test('a datadir with another genesis is refused at block 1 with a hint', async
 });
 
 t.test('gzip files, ranges and a missing file', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const source = path.join(dir, 'source');
   openPrebuilt('transfers', source);
   const gz = path.join(dir, 'chain.rlp.gz');
@@ -128,7 +129,7 @@ t.test('gzip files, ranges and a missing file', async (t) => {
 });
 
 t.test('export and import show plain progress lines off a terminal', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const script = path.join(dir, 'long.json');
   const genesis = { config: { chainId: 100 }, timestamp: '0x5f5e1000', difficulty: '0x200', alloc: {} };
   writeFileSync(script, JSON.stringify({ genesis, keys: [], blocks: Array.from({ length: 230 }, () => ({})) }));

@@ -8,6 +8,7 @@ import { startNode, waitFor, type TestNode } from '../helpers/node.js';
 import { GWEI, rawTx } from '../helpers/accounts.js';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
 import { deriveDevKeys, privateKeyToAddress } from '../../src/accounts/keys.js';
+import { testDir } from '../helpers/testDir.js';
 
 const TO = hexToBytes('0x00000000000000000000000000000000000dead1');
 const PRICE = 20n * GWEI;
@@ -17,7 +18,7 @@ const DEV = deriveDevKeys('test test test test test test test test test test tes
 
 let node: TestNode;
 t.before(async () => {
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant']);
+  node = await startNode(testDir(t), ['--mining.mode', 'instant']);
 });
 t.teardown(() => node.stop());
 

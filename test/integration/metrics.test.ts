@@ -5,6 +5,7 @@ import t from 'tap';
 import { startNode } from '../helpers/node.js';
 import { DEV, rawTx } from '../helpers/accounts.js';
 import { hexToBytes } from '../../src/encoding/hex.js';
+import { testDir } from '../helpers/testDir.js';
 
 /** `name{labels} value` → value, for one exact series. */
 function value(text: string, series: string): number | undefined {
@@ -13,7 +14,7 @@ function value(text: string, series: string): number | undefined {
 }
 
 t.test('metrics endpoint content', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'off', '--metrics', '--metrics.port', '0']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'off', '--metrics', '--metrics.port', '0']);
   t.teardown(() => node.stop());
   const url = /^metrics\s+(http:\/\/\S+\/metrics)$/m.exec(node.stdout())?.[1];
   t.ok(url, 'the banner shows the metrics endpoint');
@@ -56,4 +57,28 @@ t.test('metrics endpoint content', async (t) => {
 
   t.equal((await fetch(url!.replace('/metrics', '/'))).status, 404);
   t.equal((await fetch(url!, { method: 'POST', body: '' })).status, 405);
+});
+
+t.test('--http.fastpath=false turns the HTTP fast path off: its counters stay at 0', async (t) => {
+  const counters = async (args: string[]) => {
+    const node = await startNode(testDir(t), ['--mining.mode', 'off', '--metrics', '--metrics.port', '0', ...args]);
+    try {
+      const url = /^metrics\s+(http:\/\/\S+\/metrics)$/m.exec(node.stdout())?.[1];
+      for (let i = 0; i < 5; i++) t.equal(await node.rpc('mc_blockNumber'), '0x0');
+      const text = await (await fetch(url!)).text();
+      return {
+        requests: value(text, 'mcnode_http_fastpath_requests_total'),
+        handOvers: value(text, 'mcnode_http_fastpath_handovers_total'),
+        calls: value(text, 'mcnode_rpc_requests_total{method="mc_blockNumber",result="ok"}'),
+      };
+    } finally {
+      await node.stop();
+    }
+  };
+  const on = await counters([]);
+  t.equal(on.calls, 5);
+  t.ok(on.requests !== undefined && on.requests >= 5, `on by default: the calls went through the fast path (${on.requests})`);
+  const off = await counters(['--http.fastpath=false']);
+  t.equal(off.calls, 5, 'the calls were answered');
+  t.same([off.requests, off.handOvers], [0, 0], 'by node:http alone');
 });

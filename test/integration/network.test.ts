@@ -6,6 +6,7 @@
 import t from 'tap';
 import { startNetNode, waitPeers, waitSameHead, head, type NetNode } from '../helpers/network.js';
 import { waitFor } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 const MINER = ['--mining.mode', 'interval', '--mining.period', '1', '--minerthreads', '1'];
 const FOLLOWER = ['--mining.mode', 'off', '--minerthreads', '1'];
@@ -15,7 +16,7 @@ t.test('three nodes: peering, block propagation, a transaction from a follower, 
   t.teardown(async () => {
     for (const n of nodes) await n.stop();
   });
-  const dir = t.testdir({ a: {}, b: {}, c: {} });
+  const dir = testDir(t, { a: {}, b: {}, c: {} });
   const a = await startNetNode(dir + '/a', MINER);
   nodes.push(a);
   const bDir = dir + '/b';

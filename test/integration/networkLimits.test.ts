@@ -5,9 +5,10 @@
 import t from 'tap';
 import { startNode, waitFor } from '../helpers/node.js';
 import { startNetNode, peerCount, waitPeers, type NetNode } from '../helpers/network.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('--maxpeers 1: a second peer is refused; admin_removePeer disconnects for good', async (t) => {
-  const dir = t.testdir({ a: {}, b: {}, c: {} });
+  const dir = testDir(t, { a: {}, b: {}, c: {} });
   const nodes: NetNode[] = [];
   t.teardown(async () => {
     for (const n of nodes) await n.stop();
@@ -35,7 +36,7 @@ t.test('--maxpeers 1: a second peer is refused; admin_removePeer disconnects for
 });
 
 t.test('--maxpeers 0: no networking', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'off', '--maxpeers', '0', '--rpcapi', 'mc,net,admin']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'off', '--maxpeers', '0', '--rpcapi', 'mc,net,admin']);
   t.teardown(() => node.stop());
   t.match(node.stdout(), /\nP2P\s+disabled\n/, 'the banner says so');
   const info = await node.rpc('admin_nodeInfo');
@@ -47,7 +48,7 @@ t.test('--maxpeers 0: no networking', async (t) => {
 });
 
 t.test('a new peer receives the pending pool', async (t) => {
-  const dir = t.testdir({ a: {}, b: {} });
+  const dir = testDir(t, { a: {}, b: {} });
   const nodes: NetNode[] = [];
   t.teardown(async () => {
     for (const n of nodes) await n.stop();

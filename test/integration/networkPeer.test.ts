@@ -11,6 +11,7 @@ import { RLPx, ETH, type Peer } from '@ethereumjs/devp2p';
 import { keccak256 } from 'ethereum-cryptography/keccak.js';
 import { startNetNode, peerCount, type NetNode } from '../helpers/network.js';
 import { waitFor } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 const MC = { name: 'mc', version: 63, length: 52, constructor: ETH };
 const hexToBytes = (h: string) => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'));
@@ -61,7 +62,7 @@ const withinSeconds = <T>(p: Promise<T>, s: number, what: string): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), s * 1000).unref())]);
 
 t.test('an independent devp2p peer: Status, GetBlockHeaders, refusals', async (t) => {
-  const node = await startNetNode(t.testdir(), ['--mining.mode', 'instant', '--minerthreads', '1']);
+  const node = await startNetNode(testDir(t), ['--mining.mode', 'instant', '--minerthreads', '1']);
   t.teardown(() => node.stop());
   const [from] = await node.rpc('mc_accounts');
   for (let i = 0; i < 3; i++) {

@@ -5,6 +5,7 @@
 import t from 'tap';
 import { startNetNode, waitPeers, waitSameHead, head, type NetNode } from '../helpers/network.js';
 import { waitFor } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 // Init code that emits one LOG0 (no data) and deploys nothing: PUSH1 0 PUSH1 0 LOG0 STOP.
 const LOG_INIT_CODE = '0x60006000a000';
@@ -14,7 +15,7 @@ t.test('partitioned miners converge on the heavier chain; removed logs on a filt
   t.teardown(async () => {
     for (const n of nodes) await n.stop();
   });
-  const dir = t.testdir({ a: {}, b: {} });
+  const dir = testDir(t, { a: {}, b: {} });
   const a = await startNetNode(dir + '/a', ['--mining.mode', 'interval', '--mining.period', '1', '--minerthreads', '1']);
   nodes.push(a);
   const b = await startNetNode(dir + '/b', ['--mining.mode', 'instant', '--minerthreads', '1']);

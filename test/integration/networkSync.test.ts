@@ -11,12 +11,13 @@ import { ROOT } from '../helpers/node.js';
 import { startNetNode, head, waitPeers, type NetNode } from '../helpers/network.js';
 import { waitFor } from '../helpers/node.js';
 import { connect } from '../rpc/transport/wsFixture.js';
+import { testDir } from '../helpers/testDir.js';
 
 const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/chains/long.json');
 const EXPECT = { number: 2000n, hash: '0x8963d2becfc30c4f0b495cf94c7f352e807c482e95b201da216658b5d28d9d5b' };
 
 t.test('a fresh node syncs 2,000 blocks from a peer and reports progress', async (t) => {
-  const dir = t.testdir({ a: {}, b: {} });
+  const dir = testDir(t, { a: {}, b: {} });
   const build = mcnode('fixture', SCRIPT, '--datadir', dir + '/a', '--ipcdisable', '--verbosity', '1', '--minerthreads', '1');
   t.equal(build.status, 0, `fixture built ${build.stderr}`);
   const init = mcnode('init', dir + '/a/genesis.json', '--datadir', dir + '/b', '--ipcdisable', '--verbosity', '1');
@@ -83,7 +84,7 @@ t.test('a fresh node syncs 2,000 blocks from a peer and reports progress', async
 });
 
 t.test('a chain with an app-chain payout (a settlement system transaction) syncs to a node without that app chain', async (t) => {
-  const dir = t.testdir({ a: {}, b: {} });
+  const dir = testDir(t, { a: {}, b: {} });
   const run = mcnode('import', path.join(ROOT, 'test/fixtures/chains/payouts.rlp'), '--datadir', dir + '/a', '--ipcdisable', '--verbosity', '1');
   t.equal(run.status, 0, `payout chain imported ${run.stderr}`);
   const nodes: NetNode[] = [];

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { CLI, startNode } from '../helpers/node.js';
 import { OPTIONS } from '../../src/config/schema.js';
 import { COMMANDS } from '../../src/config/args.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('mcnode --help lists every flag with its default, and every command', async (t) => {
   const help = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8', timeout: 20_000 });
@@ -23,7 +24,7 @@ t.test('mcnode --help lists every flag with its default, and every command', asy
 });
 
 t.test('the banner lists dev accounts only when there are some', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const none = await startNode(`${dir}/none`, ['--mining.mode', 'off', '--accounts.devCount', '0']);
   await none.stop();
   t.notMatch(none.stdout(), /Dev accounts|WARNING/);

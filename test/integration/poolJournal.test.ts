@@ -5,9 +5,10 @@ import t from 'tap';
 import { startNode, waitFor } from '../helpers/node.js';
 import { DEV, GWEI, rawTx } from '../helpers/accounts.js';
 import { hexToBytes } from '../../src/encoding/hex.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('kill -9 keeps pending and queued transactions', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const to = hexToBytes(DEV[2].address);
   const node = await startNode(datadir, ['--mining.mode', 'off']);
   const tx = (key: string, nonce: bigint, gasPrice = 20n * GWEI) => rawTx(key, { nonce, to, value: 1n, gas: 21_000n, gasPrice });

@@ -7,6 +7,7 @@
 import t from 'tap';
 import path from 'node:path';
 import { startNode, waitFor, type TestNode } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 // Init code that emits one LOG0 (empty data) and deploys nothing.
 const LOGGER = '0x60006000a0';
@@ -18,7 +19,7 @@ async function send(node: TestNode, tx: Record<string, string>): Promise<{ hash:
 }
 
 t.test('a heavier chain from another node takes over; filters see removed logs and new blocks', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const args = ['--mining.mode', 'instant'];
   const [a, b] = await Promise.all([startNode(path.join(dir, 'a'), args), startNode(path.join(dir, 'b'), args)]);
   t.teardown(() => Promise.all([a.stop(), b.stop()]));

@@ -7,9 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { CLI, startNode, waitFor } from '../helpers/node.js';
 import { DEV, rawTx } from '../helpers/accounts.js';
 import { hexToBytes } from '../../src/encoding/hex.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('stop and start continue the same chain', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const first = await startNode(datadir, ['--mining.mode', 'instant']);
   const { raw, hash } = rawTx(DEV[1].key, { nonce: 0n, to: hexToBytes(DEV[2].address), value: 12345n, gas: 21_000n });
   await first.rpc('mc_sendRawTransaction', [raw]);
@@ -32,7 +33,7 @@ t.test('stop and start continue the same chain', async (t) => {
 });
 
 t.test('a second process on the same datadir is refused', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const node = await startNode(datadir, ['--mining.mode', 'off']);
   t.teardown(() => node.stop());
   const second = spawnSync(process.execPath, [CLI, '--datadir', datadir, '--rpcport', '0', '--ipcdisable'], { encoding: 'utf8', timeout: 20_000 });
@@ -42,7 +43,7 @@ t.test('a second process on the same datadir is refused', async (t) => {
 });
 
 t.test('kill -9 right after the reply loses no acknowledged transaction', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   // Mining off: the transactions can only survive through the pool journal.
   const node = await startNode(datadir, ['--mining.mode', 'off']);
   const hashes: string[] = [];

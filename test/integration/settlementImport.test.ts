@@ -17,6 +17,7 @@ import { fileChunks, readItems } from '../../src/chainFile/rlpStream.js';
 import { bytesToBigint } from '../../src/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex.js';
 import { MC, advanceTo, callTx, dappBaseCode, deployTx, mainBalance, scsOf, sendApp, sendMain } from '../rpc/scs/scsHelpers.js';
+import { testDir } from '../helpers/testDir.js';
 
 const CHAIN = '0x57b7b8225bcb5d4c6c5abbe2e44fa67998cfa791';
 const RATE = 1000n;
@@ -27,7 +28,7 @@ const dappBase = bytesToHex(contractAddress(hexToBytes(OWNER.address), 0n));
 const IMPORTED = /imported (\d+) blocks, head #(\d+) (0x[0-9a-f]{64})/;
 const cli = (datadir: string) => ['--datadir', datadir, '--ipcdisable', '--verbosity', '1'];
 
-const dir = t.testdir();
+const dir = testDir(t);
 let node: TestNode;
 t.teardown(() => node?.stop());
 
@@ -94,7 +95,7 @@ t.test('the committed payout chain (test/fixtures/chains/payouts.rlp) imports in
   for await (const item of readItems(fileChunks(file))) blocks.push(decodeBlockParts(item));
   const settlements = blocks.flatMap((b) => b.rawTxs.map((raw) => decodeBlockTransaction(raw, 100n)).filter((tx) => tx.syscnt === 1n));
   t.equal(settlements.length, 1, 'one flush paid a withdrawal');
-  const run = mcnode('import', file, ...cli(t.testdir()));
+  const run = mcnode('import', file, ...cli(testDir(t)));
   t.equal(run.status, 0, run.stderr);
   t.match(run.stdout, new RegExp(`imported ${blocks.length} blocks, head #${blocks.length} `));
 });

@@ -9,11 +9,12 @@ import { startNode, waitFor } from '../helpers/node.js';
 import { DEV, rawTx } from '../helpers/accounts.js';
 import { hexToBytes } from '../../src/encoding/hex.js';
 import { mcnode } from '../fixtures/chains/prebuilt.js';
+import { testDir } from '../helpers/testDir.js';
 
 const PER_SENDER = 15;
 
 t.test('SIGTERM during a burst leaves a consistent chain', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const datadir = path.join(dir, 'data');
   const node = await startNode(datadir, ['--mining.mode', 'instant']);
   const to = hexToBytes(DEV[0].address);

@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CLI, ipcRequest, postJson } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 const STARTS = 4;
 
@@ -39,7 +40,7 @@ async function firstAnswer<T>(once: () => Promise<T>, deadline: number): Promise
 
 for (let i = 0; i < STARTS; i++) {
   t.test(`start ${i + 1}: the first answers see a finished start`, async (t) => {
-    const datadir = t.testdir({});
+    const datadir = testDir(t, {});
     const port = await freePort();
     const ipcPath = path.join(os.tmpdir(), `mcnode-order-${process.pid}-${i}.ipc`);
     const outFile = path.join(datadir, 'stdout.txt');

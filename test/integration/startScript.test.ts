@@ -13,6 +13,7 @@ import path from 'node:path';
 import { LAUNCH_ENV } from '../../src/runtime/heapTuning.js';
 import { codeCacheFile } from '../../src/runtime/codeCache.js';
 import { NODE_COMPILE_CACHE, ROOT, environmentOf, launchEnvOf, postJson, waitFor } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 const START = path.join(ROOT, 'tools/start.mjs');
 const BIN = path.join(ROOT, 'bin/mcnode.js');
@@ -69,7 +70,7 @@ async function startVia(entry: string, datadir: string, env: NodeJS.ProcessEnv =
 }
 
 async function servesAndMines(t: Test, entry: string) {
-  const node = await startVia(entry, t.testdir());
+  const node = await startVia(entry, testDir(t));
   t.teardown(() => node.stop());
   if (entry === 'npm start') {
     const pid = node.pid();
@@ -92,7 +93,7 @@ async function servesAndMines(t: Test, entry: string) {
 t.test('npm start (package.json\'s script, run by sh) serves requests and mines a transaction', (t) => servesAndMines(t, 'npm start'));
 
 t.test('npm start keeps the malloc settings the user set', async (t) => {
-  const node = await startVia('npm start', t.testdir(), { ...plainEnv, MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144' });
+  const node = await startVia('npm start', testDir(t), { ...plainEnv, MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144' });
   t.teardown(() => node.stop());
   t.same(launchEnvOf(node.pid()), { MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '262144' });
   t.equal(await node.rpc('net_listening'), true);
@@ -153,7 +154,7 @@ t.test('Node\'s own compile cache, where Node has one: written after a start, us
     const dir = bundleCopy(t);
     const bundle = path.join(dir, 'mcnode.cjs');
     // Node says what its cache did with each module (its native debug output, on stderr).
-    const base = t.testdir();
+    const base = testDir(t);
     const env = { ...plainEnv, NODE_COMPILE_CACHE: path.join(base, 'compile-cache'), NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
     const first = await startVia(path.join(dir, 'cli.js'), path.join(base, 'first'), env);
     t.equal(await first.rpc('net_listening'), true);

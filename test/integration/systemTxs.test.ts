@@ -12,6 +12,7 @@ import { createLogger } from '../../src/log.js';
 import { Database } from '../../src/store/database.js';
 import { openChainCore, difficultyRule, type ChainCore } from '../../src/node/chainCore.js';
 import { TxPool } from '../../src/txpool/txPool.js';
+import { PoolEntries } from '../../src/store/poolEntries.js';
 import { Miner, type SealFunction } from '../../src/miner/miner.js';
 import { searchNonce, targetBytes } from '../../src/consensus/pow.js';
 import { SYSTEM_SENDER, decodeBlockTransaction, decodeSystemPayload, impersonatedTx, settlementTx, setterTx } from '../../src/chain/systemTx.js';
@@ -24,6 +25,7 @@ import { exportChain } from '../../src/chainFile/exportChain.js';
 import { ImportError, importChain } from '../../src/chainFile/importChain.js';
 import { BlockImporter } from '../../src/importer/blockImporter.js';
 import { DEV } from '../helpers/accounts.js';
+import { testDir } from '../helpers/testDir.js';
 
 const A = hexToBytes('0x' + 'a1'.repeat(20));
 const B = hexToBytes('0x' + 'b2'.repeat(20));
@@ -31,7 +33,7 @@ const C = hexToBytes('0x' + 'c3'.repeat(20));
 /** An impersonated account nobody holds a key for. */
 const WHALE = hexToBytes('0x' + 'ee'.repeat(20));
 
-/** One test directory per test (t.testdir() empties it on each call). */
+/** One test directory per test (testDir(t) empties it on each call). */
 const dirs = new Map<Test, string>();
 
 const seal: SealFunction = async (hash, difficulty) => searchNonce(hash, targetBytes(difficulty), 0n, 1 << 22);
@@ -43,11 +45,11 @@ function configWith(devControls: boolean): Config {
 
 async function open(t: Test, devControls: boolean, name = 'node'): Promise<ChainCore & { miner: Miner; config: Config }> {
   const config = configWith(devControls);
-  const datadir = path.join(dirs.get(t) ?? dirs.set(t, t.testdir()).get(t)!, name);
+  const datadir = path.join(dirs.get(t) ?? dirs.set(t, testDir(t)).get(t)!, name);
   const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => core.chain.head.header.gasLimit, accountAt: async () => ({ nonce: 0n, balance: 0n }),
     journalPath: path.join(datadir, 'txpool.journal'),
@@ -161,7 +163,7 @@ t.test('a block with an invented settlement is refused on import, naming block a
 });
 
 t.test('the flag is stored with the genesis: a later config cannot change it', async (t) => {
-  const chaindata = path.join(t.testdir(), 'chaindata');
+  const chaindata = path.join(testDir(t), 'chaindata');
   for (const [written, later] of [[true, false], [false, true]]) {
     let db = await Database.open(chaindata);
     t.equal((await openChainCore(configWith(written), db, createLogger(0))).rules.devControls, written);
@@ -234,7 +236,7 @@ t.test('settlements: built from the participants\' payouts, checked on import by
 });
 
 t.test('an impersonated transaction in the pool survives a restart (the journal decodes with decodeBlockTransaction)', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const options = {
@@ -243,10 +245,10 @@ t.test('an impersonated transaction in the pool survives a restart (the journal 
     journalPath: path.join(datadir, 'txpool.journal'),
   };
   const tx = impersonatedTx({ from: WHALE, nonce: 0n, to: A, value: 5n, data: new Uint8Array(), gas: 21_000n, gasPrice: 2n });
-  const before = new TxPool(db, options);
+  const before = new TxPool(new PoolEntries(db), options);
   await before.add(tx);
   before.close();
-  const after = new TxPool(db, options);
+  const after = new TxPool(new PoolEntries(db), options);
   t.teardown(() => after.close());
   t.same(await after.restore((raw) => decodeBlockTransaction(raw, 100n)), { restored: 1, dropped: 0 });
   const [back] = after.pendingTransactions();

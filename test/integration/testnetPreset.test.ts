@@ -5,10 +5,11 @@
 import t from 'tap';
 import path from 'node:path';
 import { CACHE_USED, startNode, waitFor, withCodeCache } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('--config testnet mines Ethash blocks', async (t) => {
-  await withCodeCache(path.join(t.testdir(), 'warm'));
-  const node = await startNode(t.testdir(), ['--config', 'testnet', '--mining.period', '1', '--minerthreads', '2', '--verbosity', '4']);
+  await withCodeCache(path.join(testDir(t), 'warm'));
+  const node = await startNode(testDir(t), ['--config', 'testnet', '--mining.period', '1', '--minerthreads', '2', '--verbosity', '4']);
   t.teardown(() => node.stop());
   t.match(node.stdout(), /^chain id 101, network id 101/m);
   t.match(node.stdout(), /^pow {5}ethash \(light cache\)$/m);
@@ -24,8 +25,8 @@ t.test('--config testnet mines Ethash blocks', async (t) => {
 });
 
 t.test('miner_start on an Ethash chain seals blocks', async (t) => {
-  await withCodeCache(path.join(t.testdir(), 'warm'));
-  const node = await startNode(t.testdir(), ['--config', 'testnet', '--mining.mode', 'instant', '--mine', 'false', '--minerthreads', '1', '--verbosity', '4']);
+  await withCodeCache(path.join(testDir(t), 'warm'));
+  const node = await startNode(testDir(t), ['--config', 'testnet', '--mining.mode', 'instant', '--mine', 'false', '--minerthreads', '1', '--verbosity', '4']);
   t.teardown(() => node.stop());
   t.equal(await node.rpc('mc_mining'), false, 'not mining at start');
   const [from] = await node.rpc('mc_accounts');

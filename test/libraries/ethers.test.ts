@@ -7,6 +7,7 @@ import { Contract, ContractFactory, JsonRpcProvider, WebSocketProvider, Wallet, 
 import { startNode } from '../helpers/node.js';
 import { DEV } from '../helpers/accounts.js';
 import { contract } from '../helpers/abi.js';
+import { testDir } from '../helpers/testDir.js';
 
 const Counter = contract('Counter');
 
@@ -14,7 +15,7 @@ const within = <T>(p: Promise<T>, what: string, ms = 15_000): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms).unref())]);
 
 t.test('ethers v6 over HTTP and WebSocket', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant']);
   t.teardown(() => node.stop());
   // ethers shares identical requests made within 250 ms (cacheTimeout): with instant mining a deploy
   // right after a mined transfer would get the transfer's cached pending nonce (README "Using ethers").

@@ -7,6 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startNode } from '../helpers/node.js';
 import { DEV } from '../helpers/accounts.js';
 import { contract } from '../helpers/abi.js';
+import { testDir } from '../helpers/testDir.js';
 
 const Counter = contract('Counter');
 const abi = Counter.abi as Abi;
@@ -15,7 +16,7 @@ const within = <T>(p: Promise<T>, what: string, ms = 15_000): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms).unref())]);
 
 t.test('viem over http() and webSocket()', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant']);
   t.teardown(() => node.stop());
   const wsUrl = node.url.replace('http:', 'ws:');
   const mcnode = defineChain({

@@ -6,9 +6,10 @@ import { Web3 } from 'web3';
 import { startNode } from '../helpers/node.js';
 import { DEV } from '../helpers/accounts.js';
 import { contract } from '../helpers/abi.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('web3.js 4: signed legacy transaction', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant']);
   t.teardown(() => node.stop());
   const web3 = new Web3(node.url);
   web3.eth.transactionPollingInterval = 100;

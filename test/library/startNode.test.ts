@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import v8 from 'node:v8';
 import { startNode, ProviderRpcError, type RunningNode } from '../../src/library/index.js';
 import { CLI, postJson } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 /** Handles that outlive a call by design or for a moment (timers, file requests in flight). */
 const TRANSIENT = new Set(['Timeout', 'Immediate', 'FSReqCallback', 'FSReqPromise', 'FileHandleCloseReq']);
@@ -153,7 +154,7 @@ t.test('options: any config key in object form, flag names, bigints; bad ones as
   t.equal(await node.provider.request({ method: 'eth_mining' }), false);
 
   // The same mistake through the command line and through startNode.
-  const dir = t.testdir();
+  const dir = testDir(t);
   const cli = spawnSync(process.execPath, [CLI, '--datadir', dir, '--mining.mode', 'sometimes'], { encoding: 'utf8' });
   const cliMessage = /^mcnode: (.*)\n/.exec(cli.stderr)![1];
   t.match(cliMessage, /^invalid config value for mining\.mode: "sometimes" \(expected one of .*; set by --mining\.mode\)$/);

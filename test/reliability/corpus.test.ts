@@ -9,6 +9,7 @@ import { troubleIn, type NodeProcess } from '../../tools/lib/nodeProcess.js';
 import { IpcConnection, httpCall, replyProblem, rpc, type HttpReply } from '../../tools/lib/rpcClient.js';
 import { CATEGORIES, TARGETS, corpusCases, type CorpusCase, type Expect, type Target } from './corpus.js';
 import { APP_CHAIN, MiB, collectGarbage, deployBigReturn, heapOf, settleBelow, settledRss, startReliabilityNode } from './reliabilityNode.js';
+import { testDir } from '../helpers/testDir.js';
 
 const SENTINEL = '{"jsonrpc":"2.0","id":"sentinel","method":"mc_blockNumber","params":[]}';
 /** How far resident memory may stay above the warmed-up baseline after the corpus. */
@@ -19,7 +20,7 @@ const LIVE_SLACK = 16 * MiB;
 let node: NodeProcess;
 let baseline = 0;
 let baselineLive = 0;
-const datadir = t.testdir();
+const datadir = testDir(t);
 
 t.before(async () => {
   node = await startReliabilityNode(datadir, ['--metrics'], true);

@@ -9,12 +9,13 @@ import { CRASH_APP_CHAIN, describeCrash, runCrash } from '../../tools/crash/harn
 import { ChainDriver } from '../../tools/crash/chainDriver.js';
 import { checkAfterRestart } from '../../tools/crash/checks.js';
 import { startNodeProcess } from '../../tools/lib/nodeProcess.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('ten kills at the four moments lose nothing and leave a consistent chain', async (t) => {
   const seed = seedOf(process.env.CRASH_SEED);
   const result = await runCrash({
     kills: { sealing: 3, afterAck: 3, writeBurst: 2, filterStorm: 2 },
-    workdir: t.testdir(),
+    workdir: testDir(t),
     seed,
     verifyEvery: 100, // once per chain, at the end
     log: (line) => t.comment(line),
@@ -32,7 +33,7 @@ t.test('ten kills at the four moments lose nothing and leave a consistent chain'
 
 t.test('the restart checks catch a lost transaction', async (t) => {
   // The harness's own check must be able to fail: a hash the node never saw is reported LOST.
-  const node = await startNodeProcess(t.testdir(), { args: ['--mining.mode', 'instant', '--appChains', JSON.stringify([{ address: CRASH_APP_CHAIN, flushRound: 100_000 }])] });
+  const node = await startNodeProcess(testDir(t), { args: ['--mining.mode', 'instant', '--appChains', JSON.stringify([{ address: CRASH_APP_CHAIN, flushRound: 100_000 }])] });
   t.teardown(() => node.stop());
   const ep = { http: node.http!, scs: node.scs! };
   const driver = new ChainDriver(CRASH_APP_CHAIN, 2);

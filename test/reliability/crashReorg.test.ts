@@ -7,12 +7,13 @@
 import t from 'tap';
 import { seedOf } from '../../tools/lib/random.js';
 import { describeCrash, runCrash } from '../../tools/crash/harness.js';
+import { testDir } from '../helpers/testDir.js';
 
 t.test('kills during reorganisations leave one consistent head', async (t) => {
   const seed = seedOf(process.env.CRASH_SEED);
   const result = await runCrash({
     kills: { afterAck: 1, reorg: 2 },
-    workdir: t.testdir(),
+    workdir: testDir(t),
     seed,
     verifyEvery: 100, // once, at the end
     log: (line) => t.comment(line),

@@ -9,13 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { mcnode } from '../fixtures/chains/prebuilt.js';
 import { startNetNode, head, waitPeers, type NetNode } from '../helpers/network.js';
 import { waitFor } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/chains/long.json');
 const EXPECT = { number: 2000n, hash: '0x8963d2becfc30c4f0b495cf94c7f352e807c482e95b201da216658b5d28d9d5b' };
 const GROUP = 64n;
 
 t.test('a sync killed with SIGKILL restarts on one consistent head and completes', async (t) => {
-  const dir = t.testdir({ a: {}, b: {} });
+  const dir = testDir(t, { a: {}, b: {} });
   const build = mcnode('fixture', SCRIPT, '--datadir', dir + '/a', '--ipcdisable', '--verbosity', '1', '--minerthreads', '1');
   t.equal(build.status, 0, `fixture built ${build.stderr}`);
   const init = mcnode('init', dir + '/a/genesis.json', '--datadir', dir + '/b', '--ipcdisable', '--verbosity', '1');

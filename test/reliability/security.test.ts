@@ -10,6 +10,7 @@ import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { CLI, ROOT, startNodeProcess, type NodeProcess } from '../../tools/lib/nodeProcess.js';
 import { IpcConnection, httpCall, rpc } from '../../tools/lib/rpcClient.js';
+import { testDir } from '../helpers/testDir.js';
 
 const ipc = async (node: NodeProcess, method: string, params: unknown = []) => {
   const conn = await IpcConnection.open(node.ipc!);
@@ -29,7 +30,7 @@ function breakKeystore(datadir: string): void {
 }
 
 t.test('a node started without security flags', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const node = await startNodeProcess(datadir, { args: ['--mining.mode', 'off', '--metrics'] });
   t.teardown(() => node.stop());
 
@@ -90,7 +91,7 @@ t.test('a node started without security flags', async (t) => {
 });
 
 t.test('--verbosity 4 (debug) adds the stack; --rpcapi whitelists HTTP namespaces', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const node = await startNodeProcess(datadir, { args: ['--mining.mode', 'off', '--verbosity', '4', '--rpcapi', 'mc,personal'] });
   t.teardown(() => node.stop());
   t.same(await rpc(node.http!, 'rpc_modules').catch((e: Error) => e.message), 'rpc_modules: the method rpc_modules does not exist/is not available (-32601)');
@@ -104,7 +105,7 @@ t.test('--verbosity 4 (debug) adds the stack; --rpcapi whitelists HTTP namespace
 });
 
 t.test('--unlock is refused while HTTP runs unless --allow-insecure-unlock', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const password = path.join(datadir, 'password.txt');
   writeFileSync(password, 'secret\n');
   const created = spawnSync(process.execPath, [CLI, 'account', 'new', '--datadir', datadir, '--password', password, '--lightkdf'], { encoding: 'utf8' });

@@ -8,11 +8,12 @@ import WebSocket from 'ws';
 import { startNode as startLibraryNode } from '../../src/library/index.js';
 import { DEV } from '../helpers/accounts.js';
 import { startNode, waitFor } from '../helpers/node.js';
+import { testDir } from '../helpers/testDir.js';
 
 const TO = '0x' + '24'.repeat(20);
 
 t.test(`the mcnode command on Node ${process.versions.node}: start, transfer, call, subscription, stop`, async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant']);
   t.teardown(() => node.stop());
   const ws = new WebSocket(node.url.replace('http:', 'ws:'));
   t.teardown(() => ws.close());

@@ -8,6 +8,7 @@ import t from 'tap';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testDir } from '../helpers/testDir.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -160,7 +161,7 @@ t.test('anchors follow GitHub\'s rules', async (t) => {
 });
 
 t.test('the checker finds broken links, missing anchors, missing files and README citations', async (t) => {
-  const root = t.testdir({
+  const root = testDir(t, {
     'README.md': [
       '# Top', '[ok](docs/a.md) [ok](docs/a.md#first-part) [ok](#top) [web](https://example.org/x.md)',
       '[gone](docs/missing.md) [bad anchor](docs/a.md#nothing) `[in code](docs/missing.md)`',

@@ -30,3 +30,11 @@ function offenders(pattern: RegExp, owner: string): string[] {
 t.test('only rpc/params.ts writes "invalid argument N"', async (t) => {
   t.same(offenders(/invalid argument/, 'rpc/params.ts'), [], 'other modules throw ParamError(argument, reason)');
 });
+
+t.test('one list of hardforks: chain/hardforks.ts', async (t) => {
+  t.same(offenders(/'homestead',\s*'tangerineWhistle'/, 'chain/hardforks.ts'), [], 'others import HARDFORKS or isHardfork');
+});
+
+t.test('one revert-reason decoder: execution/revertReason.ts', async (t) => {
+  t.same(offenders(/08c379a0|4e487b71/i, 'execution/revertReason.ts'), [], 'others call decodeRevertReason');
+});

@@ -10,6 +10,7 @@ import { createLogger } from '../../src/log.js';
 import { Database } from '../../src/store/database.js';
 import { openChainCore, devAccounts, difficultyRule, type ChainCore } from '../../src/node/chainCore.js';
 import { TxPool } from '../../src/txpool/txPool.js';
+import { PoolEntries } from '../../src/store/poolEntries.js';
 import { Miner, type Seal } from '../../src/miner/miner.js';
 import { TrieNodeStore } from '../../src/state/trieNodeStore.js';
 import { BlockImporter } from '../../src/importer/blockImporter.js';
@@ -59,7 +60,7 @@ export async function openRig(dir: string): Promise<Rig> {
   const db = await Database.open(path.join(dir, 'chaindata'));
   const core = await openChainCore(config, db, createLogger(0));
   const { chain, world, builder, nodes } = core;
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => chain.head.header.gasLimit,
     accountAt: async (address) => {

@@ -5,7 +5,9 @@
 // block hash suspends the run (`start` answers S_NEED) until `complete` has loaded it, then the
 // same op runs again. A message that meets something not implemented here (an opcode such as
 // BASEFEE, an asynchronous precompile, too much gas) gives S_ABORT / undefined: a call has no
-// side effects, so the caller simply runs it on the library instead.
+// side effects, so the caller simply runs it on the library instead. The run's clock suspends it
+// the same way every CLOCK_STEPS steps: `complete` looks at the deadline and lets the event loop
+// turn before it goes on.
 
 import type { EVM } from '@ethereumjs/evm';
 import { codeInfo } from './analysis.js';
@@ -15,6 +17,7 @@ import {
   ERR_VALUE_OVERFLOW, ERROR_TEXT, EMPTY, Frame, MAX_CALL_GAS, S_ABORT, S_DESCEND, S_HALT, S_NEED, WAIT_CALL, bytesToWord,
 } from './frame.js';
 import { execute } from './interpreter.js';
+import { RunClock } from '../runClock.js';
 import type { CallRules, Precompile } from './rules.js';
 import { CallAccount, type CallWorld, toAddress } from './world.js';
 import { keccak256 } from '../../encoding/bytes.js';
@@ -63,6 +66,8 @@ export class Engine {
   difficulty = 0n;
   blockGasLimit = 0n;
 
+  /** the bound of the running message (a new one per message) */
+  clock: RunClock = new RunClock(Infinity);
   private frames: Frame[] = [];
   /** one frame object per call depth (with its stack and memory) */
   private readonly pool: Frame[] = [];
@@ -81,8 +86,9 @@ export class Engine {
    * Starts the message. S_HALT: `outcome` holds the result; S_ABORT: it must run on the library;
    * S_NEED: it waits for state, and `complete()` loads and finishes it.
    */
-  start(msg: FastMessage, block: FastBlock): number {
+  start(msg: FastMessage, block: FastBlock, clock: RunClock = new RunClock(Infinity)): number {
     if (msg.gasLimit > MAX_CALL_GAS) return S_ABORT;
+    this.clock = clock;
     this.origin = msg.caller;
     this.gasPrice = msg.gasPrice;
     this.coinbase = block.coinbase;
@@ -107,8 +113,9 @@ export class Engine {
     try {
       let status = S_NEED;
       while (status === S_NEED) {
-        if (++this.loads > MAX_LOADS) return undefined;
-        await this.load();
+        if (this.clock.steps <= 0) await this.clock.tick();
+        else if (++this.loads > MAX_LOADS) return undefined;
+        else await this.load();
         status = this.started ? this.drive() : this.begin(this.message!);
       }
       return status === S_ABORT ? undefined : this.outcome;
@@ -118,8 +125,8 @@ export class Engine {
   }
 
   /** Runs the message to its end; undefined when it must run on the library instead. */
-  async run(msg: FastMessage, block: FastBlock): Promise<FastOutcome | undefined> {
-    const status = this.start(msg, block);
+  async run(msg: FastMessage, block: FastBlock, clock?: RunClock): Promise<FastOutcome | undefined> {
+    const status = this.start(msg, block, clock);
     if (status === S_NEED) return this.complete();
     return status === S_HALT ? this.outcome : undefined;
   }

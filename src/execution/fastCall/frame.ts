@@ -39,7 +39,10 @@ export const ERROR_TEXT: readonly string[] = [
 export const S_GO = 0;
 /** the frame has ended: `error`, `output`, `gas` hold the outcome */
 export const S_HALT = 1;
-/** an op needs state that is not cached: load what the world names, then run the frame again */
+/**
+ * an op needs state that is not cached (load what the world names), or the run's clock is due
+ * (its step count is 0): then run the frame again
+ */
 export const S_NEED = 2;
 /** the frame started a child frame (on the engine's frame stack) and waits for it */
 export const S_DESCEND = 3;

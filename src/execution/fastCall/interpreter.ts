@@ -1,12 +1,14 @@
 // The op loop of a fast call: one frame at a time, synchronous, stack words as bigints, gas as a
 // Number. Arithmetic, stack, memory and environment ops run here; ops that touch state, other
 // frames or the journal are in system.ts. Checks run in the library's order: a fixed-fee op pays
-// before its stack is checked, an op with computed gas checks its stack first.
+// before its stack is checked, an op with computed gas checks its stack first. Every op counts
+// down the run's clock; at 0 the frame stops before its next op (S_NEED) for the engine to look
+// at the time.
 
 import { keccak256 } from '../../encoding/bytes.js';
 import type { Engine } from './engine.js';
 import {
-  ERR_INVALID, ERR_JUMP, ERR_OOG, ERR_OVERFLOW, ERR_REVERT, ERR_UNDERFLOW, EMPTY, S_ABORT, S_GO, S_HALT,
+  ERR_INVALID, ERR_JUMP, ERR_OOG, ERR_OVERFLOW, ERR_REVERT, ERR_UNDERFLOW, EMPTY, S_ABORT, S_GO, S_HALT, S_NEED,
   bytesToWord, copyCost, copyInto, grow, loadWord, memoryCost, readWord, wordsFor, writeWord, type Frame,
 } from './frame.js';
 import { MAX_SP, OP_DYNAMIC, OP_INVALID, OP_STATIC, POPS } from './rules.js';
@@ -26,12 +28,21 @@ export function execute(e: Engine, f: Frame): number {
   const kind = e.rules.kind;
   const fee = e.rules.fee;
   const p = e.rules.p;
+  const clock = e.clock;
+  let steps = clock.steps;
   let pc = f.pc;
   let sp = f.sp;
   let gas = f.gas;
   let err = 0;
 
   for (;;) {
+    if (--steps <= 0) {
+      clock.steps = 0;
+      f.pc = pc;
+      f.sp = sp;
+      f.gas = gas;
+      return S_NEED;
+    }
     if (pc >= length) {
       f.output = EMPTY;
       break;
@@ -89,6 +100,7 @@ export function execute(e: Engine, f: Frame): number {
         f.output = EMPTY;
         f.pc = pc;
         f.gas = gas;
+        clock.steps = steps;
         return S_HALT;
       case 0x01: {
         const r = stack[sp - 1] + stack[sp - 2];
@@ -335,6 +347,10 @@ export function execute(e: Engine, f: Frame): number {
           err = ERR_OOG;
           break;
         }
+        if (sp < 2) {
+          err = ERR_UNDERFLOW;
+          break;
+        }
         grow(f, words, p);
         writeWord(f, Number(offset), stack[sp - 2]);
         sp -= 2;
@@ -346,6 +362,10 @@ export function execute(e: Engine, f: Frame): number {
         gas -= fee[op] + memoryCost(f, words, p);
         if (gas < 0) {
           err = ERR_OOG;
+          break;
+        }
+        if (sp < 2) {
+          err = ERR_UNDERFLOW;
           break;
         }
         grow(f, words, p);
@@ -407,6 +427,7 @@ export function execute(e: Engine, f: Frame): number {
         f.pc = pc;
         f.sp = sp;
         f.gas = gas;
+        clock.steps = steps;
         if (op === 0xfd) f.error = ERR_REVERT;
         return S_HALT;
       }
@@ -414,6 +435,7 @@ export function execute(e: Engine, f: Frame): number {
         f.pc = pc;
         f.sp = sp;
         f.gas = gas;
+        clock.steps = steps;
         const status = systemOp(e, f, op);
         if (status !== S_GO) return status;
         pc = f.pc;
@@ -427,6 +449,7 @@ export function execute(e: Engine, f: Frame): number {
   }
   f.pc = pc;
   f.sp = sp;
+  clock.steps = steps;
   if (err !== 0) {
     f.error = err;
     f.errorPc = pc;

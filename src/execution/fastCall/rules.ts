@@ -1,15 +1,11 @@
 // The rules a fast call runs under, read once from the library EVM's own Common and opcode table:
 // the same static fees, the same set of valid opcodes and the same gas parameters as the library
-// (test/unit/execution/fastCall.test.ts runs both and compares). A hardfork or EIP this engine
-// does not implement gives no rules, and every call runs on the library.
+// (test/unit/execution/fastCall.*.test.ts and test/rpc/mc/fastCallDifferential.test.ts run both
+// and compare). A hardfork or EIP this engine does not implement gives no rules, and every call
+// runs on the library.
 
 import type { EVM } from '@ethereumjs/evm';
-
-/** Hardforks whose rules this engine implements (the node's `chain.hardfork` choices). */
-const FORKS = [
-  'chainstart', 'homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
-  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london',
-] as const;
+import { isHardfork } from '../../chain/hardforks.js';
 
 /** EIPs those hardforks activate; any other active EIP sends every call to the library. */
 const KNOWN_EIPS = new Set([1, 606, 607, 608, 609, 1013, 1559, 1679, 1716, 2384, 2565, 2718, 2929, 2930, 3198, 3529, 3541]);
@@ -40,8 +36,10 @@ export const MAX_SP = new Int16Array(256).fill(1024);
   for (const op of [0x37, 0x39, 0x3e]) set(op, 3, 0);
   set(0x3c, 4, 0);
   set(0x50, 1, 0);
-  set(0x52, 2, 0);
-  set(0x53, 2, 0);
+  // MSTORE and MSTORE8: the library's gas step reads only the offset, so with one item on the
+  // stack the memory is charged (out of gas if unpayable) before the missing value is noticed.
+  set(0x52, 1, 0);
+  set(0x53, 1, 0);
   set(0x56, 1, 0);
   set(0x57, 2, 0);
   for (let op = 0x60; op <= 0x7f; op++) set(op, 0, 1);
@@ -129,7 +127,7 @@ export function callRules(evm: EVM): CallRules | undefined {
 function readRules(evm: EVM): CallRules | undefined {
   const common = evm.common;
   const hardfork = common.hardfork();
-  if (!(FORKS as readonly string[]).includes(hardfork)) return undefined;
+  if (!isHardfork(hardfork)) return undefined;
   for (const eip of common.eips()) if (!KNOWN_EIPS.has(eip)) return undefined;
   for (let eip = 1; eip < 10_000; eip++) if (common.isActivatedEIP(eip) && !KNOWN_EIPS.has(eip)) return undefined;
 

@@ -4,6 +4,7 @@
 import type { Block } from '../../chain/types.js';
 import { encodeBlock, encodeHeader, encodeReceiptForRoot } from '../../chain/block.js';
 import { bytesToHex, type BlockTag } from '../../encoding/hex.js';
+import { formatDuration, parseDuration } from '../../encoding/duration.js';
 import { notFound, unsupported } from '../../errors.js';
 import type { TraceRunner } from '../../tracing/traceRunner.js';
 import type { TraceLimits, Tracer } from '../../tracing/tracer.js';
@@ -14,14 +15,15 @@ import { FourByteTracer } from '../../tracing/fourByteTracer.js';
 import { ParamError, blockTag, hash, method, objectParam, optional, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
 import { txRequest } from './mc/transactions.js';
-import { resolveBlock, type McContext } from './mc/context.js';
+import type { McBackend } from '../backend.js';
 import { formatCallFrame, formatFourByte, formatPrestate, formatStructTrace } from './debugFormat.js';
 
 export interface DebugContext {
-  mc: McContext;
+  backend: McBackend;
   traces: TraceRunner;
   isPrecompile: (address: Uint8Array) => boolean;
-  coinbase: () => Uint8Array;
+  /** a trace's timeout when its options name none (rpc.evmTimeout, ms; 0: none) */
+  defaultTimeoutMs: number;
 }
 
 /** A tracer with its formatter: what one traced transaction produces on the wire. */
@@ -31,16 +33,11 @@ interface TracerChoice {
   limits: TraceLimits;
 }
 
-const DEFAULT_TIMEOUT = '5s';
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** A Go duration string ("5s", "300ms", "1m30s") in milliseconds. */
-function parseDuration(text: string, i: number): number {
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) {
-    throw new ParamError(i, `timeout: "${text}" is not a duration such as "5s" or "300ms"`);
-  }
-  return parts.reduce((ms, p) => ms + Number(p[1]) * UNITS[p[2]], 0);
+/** The `timeout` option: a Go duration string ("5s", "300ms", "1m30s") in milliseconds. */
+function timeoutMs(text: string, i: number): number {
+  const ns = parseDuration(text);
+  if (ns === undefined) throw new ParamError(i, `timeout: "${text}" is not a duration such as "5s" or "300ms"`);
+  return ns / 1e6;
 }
 
 const flag = (o: Record<string, unknown>, key: string, i: number): boolean => {
@@ -52,9 +49,12 @@ const flag = (o: Record<string, unknown>, key: string, i: number): boolean => {
 
 function traceOptions(ctx: DebugContext, v: unknown, i: number): TracerChoice {
   const o = v === undefined || v === null ? {} : objectParam(v, i);
-  const timeoutText = o.timeout === undefined || o.timeout === null ? DEFAULT_TIMEOUT : String(o.timeout);
   if (typeof (o.timeout ?? '') !== 'string') throw new ParamError(i, `field "timeout": expected a duration string`);
-  const limits: TraceLimits = { deadline: Date.now() + parseDuration(timeoutText, i), timeoutText };
+  const given = o.timeout === undefined || o.timeout === null ? undefined : String(o.timeout);
+  // Without the option: the node's evm timeout (0 there means none); a given "0s" has passed at once, as in geth.
+  const limits: TraceLimits = given !== undefined ? { timeoutMs: timeoutMs(given, i), timeoutText: given }
+    : ctx.defaultTimeoutMs > 0 ? { timeoutMs: ctx.defaultTimeoutMs, timeoutText: formatDuration(ctx.defaultTimeoutMs * 1e6) }
+      : { timeoutMs: Infinity, timeoutText: 'no limit' };
   const config = o.tracerConfig === undefined || o.tracerConfig === null ? {} : objectParam(o.tracerConfig, i);
   const tracer = o.tracer ?? undefined;
   if (tracer !== undefined && typeof tracer !== 'string') throw new ParamError(i, `field "tracer": expected a string`);
@@ -87,12 +87,12 @@ function traceOptions(ctx: DebugContext, v: unknown, i: number): TracerChoice {
 const options = (ctx: DebugContext): Codec<TracerChoice> => (v, i) => traceOptions(ctx, v, i);
 
 export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
-  const { chain } = ctx.mc;
+  const { backend } = ctx;
   const opts = optional(options(ctx));
   const defaults = (choice: TracerChoice | undefined) => choice ?? traceOptions(ctx, undefined, 1);
 
   const parentOf = async (block: Block) => {
-    const parent = await chain.getBlockByHash(block.header.parentHash);
+    const parent = await backend.blockByHash(block.header.parentHash);
     if (!parent) throw notFound(`parent of block ${block.header.number} not found`);
     return parent;
   };
@@ -106,7 +106,7 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
   };
 
   const minedBlock = async (tag: BlockTag) => {
-    const resolved = await resolveBlock(ctx.mc, tag);
+    const resolved = await backend.blockAt(tag);
     if (resolved?.kind === 'pending') throw unsupported('the pending block cannot be read here; name a mined block');
     return resolved?.block;
   };
@@ -114,7 +114,7 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
   return {
     debug_traceTransaction: method([hash, opts], async (txHash, choice) => {
       const c = defaults(choice);
-      const found = await chain.findTransaction(txHash);
+      const found = await backend.findTransaction(txHash);
       if (!found) throw notFound(`transaction ${bytesToHex(txHash)} not found`);
       const [result] = await ctx.traces.traceBlock((await parentOf(found.block)).header, found.block, [found.index], c.make, c.limits);
       return c.format(result as never);
@@ -123,15 +123,15 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
       const c = defaults(choice);
       const block = await minedBlock(tag ?? 'latest');
       if (!block) throw notFound('header not found');
-      const from = req.from ?? ctx.mc.wallet.accounts()[0];
-      const result = await ctx.traces.traceCall({ ...req, from }, block.header, ctx.coinbase(), c.make(), c.limits);
+      const from = req.from ?? backend.accounts()[0];
+      const result = await ctx.traces.traceCall({ ...req, from }, block.header, c.make(), c.limits);
       return c.format(result as never);
     }),
     debug_traceBlockByNumber: method([blockTag, opts], async (tag, choice) => traceBlock(await minedBlock(tag), defaults(choice))),
-    debug_traceBlockByHash: method([hash, opts], async (h, choice) => traceBlock(await chain.getBlockByHash(h), defaults(choice))),
+    debug_traceBlockByHash: method([hash, opts], async (h, choice) => traceBlock(await backend.blockByHash(h), defaults(choice))),
     debug_getRawTransaction: method([hash], async (txHash) => {
-      const found = await chain.findTransaction(txHash);
-      const tx = found ? found.block.transactions[found.index] : ctx.mc.pool.get(txHash);
+      const found = await backend.findTransaction(txHash);
+      const tx = found ? found.block.transactions[found.index] : backend.poolTransaction(txHash);
       return tx ? bytesToHex(tx.raw) : null;
     }),
     debug_getRawBlock: method([blockTag], async (tag) => {
@@ -147,7 +147,7 @@ export function debugMethods(ctx: DebugContext): Record<string, RpcMethod> {
     debug_getRawReceipts: method([blockTag], async (tag) => {
       const block = await minedBlock(tag);
       if (!block) throw notFound('block not found');
-      const receipts = (await chain.getReceipts(block.hash)) ?? [];
+      const receipts = (await backend.receipts(block.hash)) ?? [];
       return receipts.map((r) => bytesToHex(encodeReceiptForRoot(r)));
     }),
   };

@@ -18,12 +18,12 @@ export const MAX_RPC_MINER_THREADS = 64;
 
 export function minerMethods(ctl: MinerControl): Record<string, RpcMethod> {
   return {
-    miner_start: method([optional(count)], (threads) => {
+    miner_start: method([optional(count)], async (threads) => {
       if (threads !== undefined && threads > MAX_RPC_MINER_THREADS) {
         throw new ParamError(0, `at most ${MAX_RPC_MINER_THREADS} threads`);
       }
       if (threads !== undefined && threads > 0) ctl.setThreads(threads);
-      ctl.miner.setMode(ctl.localMode);
+      await ctl.miner.setMode(ctl.localMode);
       return true;
     }),
     miner_stop: method([], async () => {
@@ -45,11 +45,11 @@ export function minerMethods(ctl: MinerControl): Record<string, RpcMethod> {
       return true;
     }),
     // An emulator extension: any mining mode at run time (instant, interval, mixed, remote, off).
-    miner_setMode: method([string], (mode) => {
+    miner_setMode: method([string], async (mode) => {
       if (!(MINING_MODES as readonly string[]).includes(mode)) {
         throw new ParamError(0, `unknown mining mode "${mode}" (want ${MINING_MODES.join(', ')})`);
       }
-      ctl.miner.setMode(mode as MiningMode);
+      await ctl.miner.setMode(mode as MiningMode);
       return true;
     }),
   };

@@ -7,7 +7,7 @@ import { DEFAULT_UNLOCK_SECONDS } from '../../accounts/keyManager.js';
 import { bytesToHex, hexToBytes } from '../../encoding/hex.js';
 import { ParamError, address, count, data, method, string, withDefault, type Codec } from '../params.js';
 import type { RpcMethod } from '../types.js';
-import type { McContext } from './mc/context.js';
+import type { McBackend } from '../backend.js';
 import { txRequest } from './mc/transactions.js';
 
 /** A raw private key, with or without 0x (chain3 documents it without). */
@@ -18,7 +18,7 @@ const rawKey: Codec<Uint8Array> = (v, i) => {
   return hexToBytes(v.startsWith('0x') ? v : '0x' + v);
 };
 
-export function personalMethods(keys: KeyManager, mc: McContext): Record<string, RpcMethod> {
+export function personalMethods(keys: KeyManager, backend: McBackend): Record<string, RpcMethod> {
   return {
     personal_listAccounts: method([], () => keys.accounts().map(bytesToHex)),
     personal_newAccount: method([string], async (password) => bytesToHex(await keys.newAccount(password))),
@@ -37,16 +37,15 @@ export function personalMethods(keys: KeyManager, mc: McContext): Record<string,
     personal_lockAccount: method([address], (addr) => keys.lock(addr)),
     personal_sign: method([data, address, string], async (message, addr, password) => {
       const key = await keys.keyWithPassword(addr, password);
-      return bytesToHex(mc.wallet.signMessage(addr, message, key));
+      return bytesToHex(backend.signMessage(addr, message, key));
     }),
     personal_ecRecover: method([data, data], (message, signature) =>
       bytesToHex(recoverHashSigner(hashMessage(message), signature)),
     ),
     // Signs with the key the password opens, with mc_sendTransaction's defaults.
     personal_sendTransaction: method([txRequest, string], async (req, password) => {
-      const tx = await mc.signer.sign(req, req.from && (await keys.keyWithPassword(req.from, password)));
-      await mc.submitter.submit(tx);
-      return bytesToHex(tx.hash);
+      const key = req.from && (await keys.keyWithPassword(req.from, password));
+      return bytesToHex((await backend.sendTransaction(req, key)).hash);
     }),
   };
 }

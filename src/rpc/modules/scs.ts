@@ -10,6 +10,7 @@ import { ParamError,
 import type { RpcMethod } from '../types.js';
 import { Dispatcher, type StartGate } from '../dispatch.js';
 import { HttpRpcServer } from '../http.js';
+import type { FastPathCounts } from '../httpFastPath.js';
 import { buildMethodTable } from './index.js';
 import { scsRpcDebugMethods } from './scsRpcMethod.js';
 import { poolShape, scsBlock, scsReceiptResult, scsTransactionResult, toRpc, type PageRequest } from './scsFormat.js';
@@ -119,6 +120,8 @@ export interface ScsServerOptions {
   debug: boolean;
   onCall?: (method: string, ms: number, ok: boolean) => void;
   gate?: StartGate;
+  fastPath?: boolean;
+  fastPathCounts?: FastPathCounts;
 }
 
 /**
@@ -140,5 +143,7 @@ export function createScsServer(ctx: ScsContext, o: ScsServerOptions): HttpRpcSe
     corsOrigins: o.corsOrigins,
     vhosts: o.vhosts,
     route: (path) => (path === '/' ? plain : path === '/rpc' || path === '/rpc/' ? both : undefined),
+    fastPath: o.fastPath,
+    fastPathCounts: o.fastPathCounts,
   });
 }

@@ -9,6 +9,7 @@ import Chain3 from 'chain3';
 import secp256k1 from 'secp256k1';
 import { postJson, startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV } from '../../helpers/accounts.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const VNODE_ADDRESS = '0xd814f2ac2c4ca49b33066582e4e97ebae02f2ab9';
 const VNODE_CHECKSUMMED = '0xD814F2ac2c4cA49b33066582E4e97EBae02F2aB9';
@@ -24,7 +25,7 @@ async function freePort(): Promise<number> {
 }
 
 t.test('nodeInfo, datadir, peers and vnode values', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const p2pPort = await freePort();
   const flags = [
     '--mining.mode', 'off', '--port', String(p2pPort), '--rpcapi', 'mc,net,admin,vnode,chain3',
@@ -101,7 +102,7 @@ t.test('nodeInfo, datadir, peers and vnode values', async (t) => {
 });
 
 t.test('vnode defaults: the first dev account', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'off']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'off']);
   t.teardown(() => node.stop());
   t.equal(await node.rpc('vnode_address'), DEV[0].address);
   t.equal(await node.rpc('vnode_serviceCfg'), ':50062');
@@ -122,7 +123,7 @@ t.test('vnode defaults: the first dev account', async (t) => {
 });
 
 t.test('one HTTP endpoint: startRPC / stopRPC', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'off', '--rpcapi', 'mc,net,admin,rpc']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'off', '--rpcapi', 'mc,net,admin,rpc']);
   t.teardown(() => node.stop());
   const running = (port: number | string) => ({ code: -32000, message: `HTTP RPC already running on 127.0.0.1:${port}` });
   const first = new URL(node.url).port;

@@ -3,13 +3,14 @@
 
 import t from 'tap';
 import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const flags = ['--mining.mode', 'instant', '--minerthreads', '1'];
 const WHALE = '0x00000000000000000000000000000000000b0b0b';
 const TO = '0x00000000000000000000000000000000000c0c0c';
 
 t.test('impersonation lasts across a restart until stopped', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   let node: TestNode = await startNode(datadir, flags);
   t.teardown(() => node.stop());
   const send = (value: string) => node.call('mc_sendTransaction', [{ from: WHALE, to: TO, value, gas: '0x5208' }]);

@@ -5,6 +5,7 @@
 
 import t, { type Test } from 'tap';
 import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const blockNumber = async (node: TestNode) => Number(await node.rpc('mc_blockNumber'));
 const quiet = () => new Promise((r) => setTimeout(r, 600));
@@ -16,7 +17,7 @@ async function intervalRunning(node: TestNode, t: Test, method = 'evm_setInterva
 }
 
 t.test('no interval block follows the switch that stops them', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'off', '--minerthreads', '1', '--verbosity', '1']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'off', '--minerthreads', '1', '--verbosity', '1']);
   t.teardown(() => node.stop());
 
   for (let round = 0; round < 3; round++) {

@@ -9,6 +9,7 @@ import { DEV, GWEI, rawTx } from '../../helpers/accounts.js';
 import { contract, encodeCall, word } from '../../helpers/abi.js';
 import { keccak256 } from '../../../src/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 type Node = Uint8Array | Node[];
 
@@ -74,7 +75,7 @@ async function checkProof(t: Test, node: TestNode, addr: string, slots: string[]
 }
 
 t.test('proofs verify against each block\'s stateRoot; feeHistory', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--minerthreads', '1']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant', '--minerthreads', '1']);
   t.teardown(() => node.stop());
   const receiptOf = (h: string) => waitFor(() => node.rpc('mc_getTransactionReceipt', [h]), 'receipt');
   const d = rawTx(DEV[1].key, { nonce: 0n, data: hexToBytes(contract('Store').bytecode + word(7)), gas: 500_000n });

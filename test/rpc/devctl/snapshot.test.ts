@@ -6,11 +6,12 @@ import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV, rawTx } from '../../helpers/accounts.js';
 import { contract, encodeCall, word } from '../../helpers/abi.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const flags = ['--mining.mode', 'off', '--minerthreads', '1'];
 
 t.test('snapshots and reverts', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   let node: TestNode = await startNode(datadir, flags);
   t.teardown(() => node.stop());
   const head = async () => Number(await node.rpc('mc_blockNumber'));

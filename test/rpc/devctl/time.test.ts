@@ -4,6 +4,7 @@
 
 import t from 'tap';
 import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const latest = async (node: TestNode) => {
   const b = await node.rpc('mc_getBlockByNumber', ['latest', false]);
@@ -11,7 +12,7 @@ const latest = async (node: TestNode) => {
 };
 
 t.test('mining and time controls, persisted offset', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   let node = await startNode(datadir, ['--mining.mode', 'off', '--minerthreads', '1']);
   t.teardown(() => node.stop());
 
@@ -86,7 +87,7 @@ t.test('mining and time controls, persisted offset', async (t) => {
 });
 
 t.test('a testnet-preset node refuses the controls', async (t) => {
-  const node = await startNode(t.testdir(), ['--config', 'testnet', '--mining.mode', 'off']);
+  const node = await startNode(testDir(t), ['--config', 'testnet', '--mining.mode', 'off']);
   t.teardown(() => node.stop());
   for (const m of ['evm_mine', 'evm_increaseTime', 'anvil_mine', 'hardhat_setBalance', 'evm_snapshot']) {
     const reply = await node.ipcCall(m, m === 'evm_increaseTime' ? [1] : []);

@@ -9,6 +9,7 @@ import { ROOT, startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV, rawTx } from '../../helpers/accounts.js';
 import { contract, encodeCall, selector, word } from '../../helpers/abi.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const GOLDEN = path.join(ROOT, 'test/fixtures/traces');
 let node: TestNode;
@@ -28,7 +29,7 @@ let boomTx: string;
 let deployTx: string;
 
 t.before(async () => {
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--minerthreads', '1']);
+  node = await startNode(testDir(t), ['--mining.mode', 'instant', '--minerthreads', '1']);
   const key = DEV[2].key;
   const d1 = rawTx(key, { nonce: 0n, data: hexToBytes(contract('Store').bytecode + word(7)), gas: 500_000n });
   await node.rpc('mc_sendRawTransaction', [d1.raw]);

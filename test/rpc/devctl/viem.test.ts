@@ -11,13 +11,14 @@ import { createPublicClient, createTestClient, http, type Address, type Hex } fr
 import { CLI, startNode } from '../../helpers/node.js';
 import { DEV } from '../../helpers/accounts.js';
 import { contract } from '../../helpers/abi.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const run = promisify(execFile);
 const flags = ['--mining.mode', 'instant', '--minerthreads', '1'];
 
 for (const mode of ['anvil', 'hardhat'] as const) {
   t.test(`viem test client, ${mode} mode`, async (t) => {
-    const base = t.testdir();
+    const base = testDir(t);
     const datadir = path.join(base, 'node');
     const node = await startNode(datadir, flags);
     t.teardown(() => node.stop());
@@ -125,7 +126,7 @@ for (const mode of ['anvil', 'hardhat'] as const) {
 }
 
 t.test('a testnet-preset node refuses the setters', async (t) => {
-  const node = await startNode(t.testdir(), ['--config', 'testnet', '--mining.mode', 'off']);
+  const node = await startNode(testDir(t), ['--config', 'testnet', '--mining.mode', 'off']);
   t.teardown(() => node.stop());
   const test = createTestClient({ mode: 'anvil', transport: http(node.url) });
   await t.rejects(test.setBalance({ address: DEV[0].address as Address, value: 1n }), /does not exist|not available|not found/i);

@@ -9,6 +9,7 @@ import { bytesToHex } from '../../../src/encoding/hex.js';
 import { Database } from '../../../src/store/database.js';
 import { Blockchain } from '../../../src/blockchain/blockchain.js';
 import { blockBlooms, storedBlooms, type BloomSource } from '../../../src/filters/blockBlooms.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const header = (number: bigint, parentHash: Uint8Array): Header => ({
   parentHash, sha3Uncles: EMPTY_UNCLES_HASH, miner: new Uint8Array(20), stateRoot: EMPTY_TRIE_ROOT,
@@ -25,7 +26,7 @@ async function collect(source: BloomSource, from: bigint, to: bigint) {
 }
 
 t.test('storedBlooms equals blockBlooms', async (t) => {
-  const db = await Database.open(t.testdir());
+  const db = await Database.open(testDir(t));
   t.teardown(() => db.close());
   const chain = await Blockchain.create(db, blockFromParts(header(0n, new Uint8Array(32)), []), []);
   for (let n = 1n; n <= 600n; n++) await chain.commitBlock(blockFromParts(header(n, chain.head.hash), []), [], []);

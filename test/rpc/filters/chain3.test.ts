@@ -7,13 +7,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startNode } from '../../helpers/node.js';
 import { DEV } from '../../helpers/accounts.js';
 import { contract } from '../../helpers/abi.js';
+import { testDir } from '../../helpers/testDir.js';
 
 type Callback<T> = (err: Error | null, value: T) => void;
 
 t.test('chain3: contract.new through a block filter, then event.watch', async (t) => {
   // mixed mode: a block per transaction, and an empty one each second, as chain3's deploy
   // check waits for a block after its filter is installed.
-  const node = await startNode(t.testdir(), ['--mining.mode', 'mixed', '--mining.period', '1']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'mixed', '--mining.period', '1']);
   t.teardown(() => node.stop());
   const chain3 = new Chain3(new Chain3.providers.HttpProvider(node.url));
   t.teardown(() => chain3.reset());

@@ -4,10 +4,11 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { postJson, startNode, type TestNode } from '../../helpers/node.js';
+import { testDir } from '../../helpers/testDir.js';
 
 let node: TestNode;
 t.before(async () => {
-  node = await startNode(t.testdir(), ['--mining.mode', 'off', '--filters.timeout', '1']);
+  node = await startNode(testDir(t), ['--mining.mode', 'off', '--filters.timeout', '1']);
 });
 t.teardown(() => node.stop());
 

@@ -9,6 +9,7 @@ import { contract, encodeCall, topic, word } from '../../helpers/abi.js';
 import { contractAddress } from '../../../src/chain/transaction.js';
 import type { TxFields } from '../../../src/chain/types.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const SIG = topic('Stored(address,uint256)');
 const OTHER = topic('Other(uint256)');
@@ -35,7 +36,7 @@ const getLogs = (filter: object) => node.rpc('mc_getLogs', [filter]);
 const values = (logs: any[]) => logs.map((l) => Number(BigInt(l.data)));
 
 t.before(async () => {
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant']);
+  node = await startNode(testDir(t), ['--mining.mode', 'instant']);
   A = (await send(DEV[0], { data: hexToBytes(store.bytecode + word(1)) })).contractAddress;
   B = (await send(DEV[0], { data: hexToBytes(store.bytecode + word(2)) })).contractAddress;
   events.push(await setOn(A, DEV[0], 1)); // block 3
@@ -172,7 +173,7 @@ t.test('filters: ids, changes polled in one batch, getFilterLogs, uninstall', as
 });
 
 t.test('pending logs (null block fields) for pending ranges', async (t) => {
-  const idle = await startNode(t.testdir(), ['--mining.mode', 'off']);
+  const idle = await startNode(testDir(t), ['--mining.mode', 'off']);
   t.teardown(() => idle.stop());
   const filter = await idle.rpc('mc_newFilter', [{ fromBlock: 'latest', toBlock: 'pending' }]);
   const minedOnly = await idle.rpc('mc_newFilter', [{}]);

@@ -5,9 +5,10 @@ import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV, rawTx } from '../../helpers/accounts.js';
 import { contract, encodeCall, topic, word } from '../../helpers/abi.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 t.test('logs after a restart are identical; filters are gone', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const first = await startNode(datadir, ['--mining.mode', 'instant']);
   let nonce = 0n;
   const send = async (node: TestNode, fields: { to?: Uint8Array; data: Uint8Array }) => {

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { startNode, type TestNode } from '../../helpers/node.js';
 import { openPrebuilt } from '../../fixtures/chains/prebuilt.js';
 import { http, IpcClient, parseTranscript } from '../transport/fixture.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DIR = path.join(HERE, 'transcripts');
@@ -38,7 +39,7 @@ type Transport = 'http' | 'ipc';
 
 let template: string;
 t.before(() => {
-  template = path.join(t.testdir(), 'template');
+  template = path.join(testDir(t), 'template');
   openPrebuilt('contracts', template);
   cpSync(path.join(HERE, 'identity'), template, { recursive: true });
 });
@@ -97,7 +98,7 @@ const replaceAll = (text: string, pairs: [string, string][]) => pairs.reduce((s,
 
 /** Replays every file, in name order, on one fresh node: later files see what earlier ones sent. */
 async function replayAll(t: Test, transport: Transport): Promise<void> {
-  const datadir = path.join(t.testdir(), 'data');
+  const datadir = path.join(testDir(t), 'data');
   cpSync(template, datadir, { recursive: true });
   const node = await startNode(datadir, NODE_ARGS, { NODE_OPTIONS: `--require ${path.join(HERE, 'fixedClock.cjs')}` });
   t.teardown(() => node.stop());

@@ -2,16 +2,18 @@
 
 import t from 'tap';
 import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
+import { fastCallCounters } from '../../helpers/fastCallMetrics.js';
 import { DEV, GWEI, rawTx } from '../../helpers/accounts.js';
 import { contract, encodeCall, topic, word } from '../../helpers/abi.js';
 import { keccak256 } from '../../../src/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const MC = 10n ** 18n;
 let node: TestNode;
 
 t.before(async () => {
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant']);
+  node = await startNode(testDir(t), ['--mining.mode', 'instant', '--metrics', '--metrics.port', '0']);
 });
 t.teardown(() => node.stop());
 
@@ -221,4 +223,13 @@ t.test('IPC serves the same methods', async (t) => {
   const ipc = await node.ipcCall('mc_blockNumber');
   t.equal(ipc.result, http.result);
   t.equal((await node.ipcCall('mc_getBalance', [DEV[1].address, 'latest'])).result, await node.rpc('mc_getBalance', [DEV[1].address, 'latest']));
+});
+
+// Last: every mc_call and mc_estimateGas above was also answered by the library EVM (startNode's
+// --rpc.fastcall.verify 1) and compared.
+t.test('the call interpreter agreed with the library EVM on every call', async (t) => {
+  const c = await fastCallCounters(node);
+  t.ok(c.verified > 0, `${c.verified} answers compared`);
+  t.equal(c.disagreements, 0);
+  t.equal(c.faults, 0);
 });

@@ -9,6 +9,7 @@ import { keccak256 } from '../../../src/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { ROOT, startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV, rawTx } from '../../helpers/accounts.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const run = promisify(execFile);
 const MINER = path.join(ROOT, 'test/helpers/testMiner.mjs');
@@ -19,7 +20,7 @@ async function mineExternally(node: TestNode, submit: boolean, start = 0n) {
 }
 
 t.test('remote mode: work packages seal blocks', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'remote']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'remote']);
   t.teardown(() => node.stop());
   t.equal(await node.rpc('mc_mining'), false, 'no local search in remote mode');
 
@@ -54,7 +55,7 @@ t.test('remote mode: work packages seal blocks', async (t) => {
 });
 
 t.test('stale, unknown, wrong-mix and missed-target solutions are refused', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'remote']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'remote']);
   t.teardown(() => node.stop());
   const first = await mineExternally(node, false);
   // Another package for the same height, sealed first: the first one becomes stale.
@@ -90,7 +91,7 @@ t.test('stale, unknown, wrong-mix and missed-target solutions are refused', asyn
 });
 
 t.test('hash rates, miner_stop / miner_start and modes at run time', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--rpcapi', 'mc,net,libx,miner']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant', '--rpcapi', 'mc,net,libx,miner']);
   t.teardown(() => node.stop());
   t.equal(await node.rpc('mc_mining'), true);
   t.equal(await node.rpc('mc_submitHashrate', ['0x500', '0x' + 'ab'.repeat(32)]), true);
@@ -131,7 +132,7 @@ t.test('hash rates, miner_stop / miner_start and modes at run time', async (t) =
 });
 
 t.test('adjusting difficulty: blocks at MOAC\'s minimum are sealed by the worker pool', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--mining.difficulty', 'adjust', '--minerthreads', '2']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant', '--mining.difficulty', 'adjust', '--minerthreads', '2']);
   t.teardown(() => node.stop());
   const { raw, hash } = rawTx(DEV[1].key, { nonce: 0n, to: hexToBytes(DEV[2].address), value: 1n, gas: 21_000n });
   await node.rpc('mc_sendRawTransaction', [raw]);

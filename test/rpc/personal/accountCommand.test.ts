@@ -8,6 +8,7 @@ import { CLI, startNode } from '../../helpers/node.js';
 import { decryptKey } from '../../../src/accounts/keystore.js';
 import { privateKeyToAddress } from '../../../src/accounts/keys.js';
 import { bytesToHex } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 // --ipcdisable: the loader checks the socket path length even for subcommands, and test dirs are deep.
 function cli(args: string[], input?: string) {
@@ -16,7 +17,7 @@ function cli(args: string[], input?: string) {
 const addressOf = (stdout: string) => '0x' + /Address: \{([0-9a-f]{40})\}/.exec(stdout)![1];
 
 t.test('account new / list / import', async (t) => {
-  const datadir = t.testdir({ 'pw.txt': 'first\nsecond\n', 'key.txt': '0x' + '11'.repeat(32) + '\n', 'bad.txt': 'nope' });
+  const datadir = testDir(t, { 'pw.txt': 'first\nsecond\n', 'key.txt': '0x' + '11'.repeat(32) + '\n', 'bad.txt': 'nope' });
   const pw = path.join(datadir, 'pw.txt');
 
   // Standard scrypt parameters unless --lightkdf; the password from one line of stdin.
@@ -58,7 +59,7 @@ t.test('account new / list / import', async (t) => {
 });
 
 t.test('unlock at start', async (t) => {
-  const datadir = t.testdir({ 'pw.txt': 'one\ntwo\n', 'wrong.txt': 'nope\n' });
+  const datadir = testDir(t, { 'pw.txt': 'one\ntwo\n', 'wrong.txt': 'nope\n' });
   const pw = path.join(datadir, 'pw.txt');
   const made = cli(['account', 'new', '--datadir', datadir, '--password', pw, '--lightkdf']);
   t.equal(made.status, 0, made.stderr);

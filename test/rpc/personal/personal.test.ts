@@ -7,6 +7,7 @@ import path from 'node:path';
 import Chain3 from 'chain3';
 import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV } from '../../helpers/accounts.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const vectors = JSON.parse(fs.readFileSync(new URL('../../fixtures/moac-vectors.json', import.meta.url), 'utf8'));
 const MC = 10n ** 18n;
@@ -16,7 +17,7 @@ const hex = (n: bigint) => '0x' + n.toString(16);
 
 let node: TestNode;
 t.before(async () => {
-  node = await startNode(t.testdir(), [
+  node = await startNode(testDir(t), [
     '--mining.mode', 'instant', '--lightkdf', '--allow-insecure-unlock', '--rpcapi', 'chain3,mc,net,personal,txpool',
   ]);
 });
@@ -135,7 +136,7 @@ t.test('chain3.personal', async (t) => {
 });
 
 t.test('without --allow-insecure-unlock: no unlocking while HTTP runs; personal only where served', async (t) => {
-  const strict = await startNode(t.testdir(), ['--mining.mode', 'instant', '--lightkdf', '--rpcapi', 'mc,personal']);
+  const strict = await startNode(testDir(t), ['--mining.mode', 'instant', '--lightkdf', '--rpcapi', 'mc,personal']);
   t.teardown(() => strict.stop());
 
   const address = (await strict.ipcCall('personal_newAccount', ['pw'])).result;

@@ -9,6 +9,7 @@ import { DEV } from '../../helpers/accounts.js';
 import { contract } from '../../helpers/abi.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { contractAddress } from '../../../src/chain/transaction.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const CHAIN = '0x' + 'e1'.repeat(20);
 const SUPPLY = 10n ** 24n;
@@ -30,7 +31,7 @@ function quietly<T>(fn: () => T): T {
 
 t.test('chain3.scs and chain3.microchain on both SCS paths', async (t) => {
   const declared = [{ address: CHAIN, tokenSupply: '0x' + SUPPLY.toString(16), flushRound: 2 }];
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--appChains', JSON.stringify(declared)]);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant', '--appChains', JSON.stringify(declared)]);
   t.teardown(() => node.stop());
   const chain3 = new Chain3(new Chain3.providers.HttpProvider(node.url));
   const via = chain3.vnode.address;

@@ -11,6 +11,7 @@ import {
   MC, advanceTo, appBalance, callData, callTx, counter, dappBaseCode, deployTx, mainBalance, scsOf, sendApp, sendMain,
   transferTx, type Scs,
 } from './scsHelpers.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const CHAIN = '0x57b7b8225bcb5d4c6c5abbe2e44fa67998cfa791';
 const RATE = 1000n;
@@ -25,7 +26,7 @@ const dapp = bytesToHex(contractAddress(hexToBytes(OWNER.address), 1n));
 
 let node: TestNode;
 let scs: Scs;
-const datadir = t.testdir();
+const datadir = testDir(t);
 const start = async () => {
   node = await startNode(datadir, ['--mining.mode', 'instant', '--appChains', DECLARED]);
   scs = scsOf(node);

@@ -8,6 +8,7 @@ import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { contractAddress } from '../../../src/chain/transaction.js';
 import { toChecksumAddress } from '../../../src/encoding/address.js';
 import { callData, counter, deployTx, scsOf, sendApp, transferTx, type Scs } from './scsHelpers.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const CHAIN = '0x' + 'c1'.repeat(20);
 const BIG_SUPPLY = 123456789012345678901234567890n;
@@ -16,7 +17,7 @@ let scs: Scs;
 
 t.before(async () => {
   const declared = [{ address: CHAIN, tokenSupply: '0x' + BIG_SUPPLY.toString(16), flushRound: 100 }];
-  node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--appChains', JSON.stringify(declared)]);
+  node = await startNode(testDir(t), ['--mining.mode', 'instant', '--appChains', JSON.stringify(declared)]);
   scs = scsOf(node);
 });
 t.teardown(() => node.stop());
@@ -205,7 +206,7 @@ t.test('scs_createAppChain: derived and given addresses, defaults, refusals nami
 });
 
 t.test('scs.blockPeriod adds interval blocks without transactions', async (t) => {
-  const ticking = await startNode(t.testdir(), ['--mining.mode', 'off', '--scs.blockPeriod', '1', '--appChains', JSON.stringify([{ address: CHAIN }])]);
+  const ticking = await startNode(testDir(t), ['--mining.mode', 'off', '--scs.blockPeriod', '1', '--appChains', JSON.stringify([{ address: CHAIN }])]);
   t.teardown(() => ticking.stop());
   const tickScs = scsOf(ticking);
   await waitFor(async () => Number(await tickScs.rpc('scs_getBlockNumber', [CHAIN])) >= 2, 'two interval blocks');

@@ -18,6 +18,7 @@ import { createLogger } from '../../../src/log.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { DEV } from '../../helpers/accounts.js';
 import { contract } from '../../helpers/abi.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const common = createCustomCommon({ chainId: 100 }, Mainnet, { hardfork: 'petersburg' });
 const CHAIN = hexToBytes('0x' + 'f1'.repeat(20));
@@ -42,7 +43,7 @@ function mainBlock(number: bigint, txs: SignedTx[] = []): { block: Block; receip
 }
 
 t.test('deposits, flushes and withdrawal moves through the participant hooks', async (t) => {
-  const db = await Database.open(t.testdir());
+  const db = await Database.open(testDir(t));
   t.teardown(() => db.close());
   let head = mainBlock(0n).block;
   const scs = await ScsService.open(

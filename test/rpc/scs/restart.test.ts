@@ -7,12 +7,13 @@ import { startNode, waitFor } from '../../helpers/node.js';
 import { DEV } from '../../helpers/accounts.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
 import { MC, advanceTo, appBalance, counter, dappBaseCode, deployTx, mainBalance, scsOf, sendApp, sendMain, transferTx } from './scsHelpers.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const CHAIN = '0x' + 'd1'.repeat(20);
 const args = ['--mining.mode', 'instant', '--appChains', JSON.stringify([{ address: CHAIN, flushRound: 2, tokenSupply: '0xde0b6b3a7640000' }])];
 
 t.test('acknowledged app-chain transactions survive kill -9', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   let node = await startNode(datadir, args);
   let scs = scsOf(node);
   // Nonces 1 and 2 wait for nonce 0: after the kill they can only come back from the journal.
@@ -37,7 +38,7 @@ t.test('acknowledged app-chain transactions survive kill -9', async (t) => {
 });
 
 t.test('a flush survives kill -9 with main and app chain in agreement', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   let node = await startNode(datadir, args);
   let scs = scsOf(node);
   await sendApp(node, scs, CHAIN, deployTx(DEV[0].key, { chain: CHAIN, nonce: 0n }, dappBaseCode()));
@@ -59,7 +60,7 @@ t.test('a flush survives kill -9 with main and app chain in agreement', async (t
 
 t.test('a bad app chain declaration stops the start, naming the key', async (t) => {
   const bad = ['--appChains', JSON.stringify([{ address: CHAIN }, { flushRound: 'soon' }])];
-  const failure = await startNode(t.testdir(), bad).then(
+  const failure = await startNode(testDir(t), bad).then(
     () => undefined,
     (err: Error) => err.message,
   );
@@ -67,7 +68,7 @@ t.test('a bad app chain declaration stops the start, naming the key', async (t) 
 });
 
 t.test('without the SCS: no endpoint, vnode_scsService false, app-chain transactions refused', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--scs.enabled', 'false']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant', '--scs.enabled', 'false']);
   t.teardown(() => node.stop());
   t.equal(node.scsUrl, undefined);
   t.match(node.stdout(), /SCS\s+disabled/);
@@ -78,7 +79,7 @@ t.test('without the SCS: no endpoint, vnode_scsService false, app-chain transact
 });
 
 t.test('a declared app chain without an address keeps its derived address across restarts', async (t) => {
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const declared = ['--appChains', JSON.stringify([{ flushRound: 7 }, { address: CHAIN }])];
   let node = await startNode(datadir, declared);
   const list = await scsOf(node).rpc('scs_getMicroChainList');

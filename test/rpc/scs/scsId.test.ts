@@ -16,6 +16,7 @@ import type { Header } from '../../../src/chain/types.js';
 import { createLogger } from '../../../src/log.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { startNode } from '../../helpers/node.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const common = createCustomCommon({ chainId: 100 }, Mainnet, { hardfork: 'petersburg' });
 const keyFiles = (datadir: string) => readdirSync(path.join(datadir, 'scskeystore')).filter((f) => !f.startsWith('.'));
@@ -25,7 +26,7 @@ const keyFileAddress = (datadir: string) => {
 };
 
 t.test('a new SCS id is known at once, stored when asked and read back', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const first = await openScsId(dir);
   t.equal(existsSync(path.join(dir, 'scskeystore')), false, 'nothing written before it is needed');
   await first.stored();
@@ -51,7 +52,7 @@ function genesisHead() {
 }
 
 async function openService(t: Test, storeId: () => Promise<void>) {
-  const db = await Database.open(t.testdir());
+  const db = await Database.open(testDir(t));
   t.teardown(() => db.close());
   const owner = hexToBytes('0x' + '11'.repeat(20));
   const head = genesisHead();
@@ -90,7 +91,7 @@ t.test('an SCS id that cannot be stored fails the writes', async (t) => {
 });
 
 t.test('a node on a fresh datadir: the SCS endpoint names the id of the stored key file', async (t) => {
-  const node = await startNode(t.testdir());
+  const node = await startNode(testDir(t));
   t.teardown(() => node.stop());
   const reply = (await (await fetch(node.scsUrl!, {
     method: 'POST', headers: { 'content-type': 'application/json' },

@@ -8,12 +8,13 @@ import { DEV } from '../../helpers/accounts.js';
 import { contractAddress } from '../../../src/chain/transaction.js';
 import { bytesToHex, hexToBytes } from '../../../src/encoding/hex.js';
 import { dappBaseCode, scsOf } from './scsHelpers.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const CHAIN = '0x57b7b8225bcb5d4c6c5abbe2e44fa67998cfa791';
 const DECLARED = JSON.stringify([{ address: CHAIN, owner: DEV[0].address, tokenSupply: '0x100', flushRound: 40 }]);
 
 t.test('app-chain nonce and zero gas are filled in', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--appChains', DECLARED]);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant', '--appChains', DECLARED]);
   t.teardown(() => node.stop());
   const scs = scsOf(node);
   // Spend a main-chain nonce first so the two nonces differ.

@@ -346,3 +346,48 @@ t.test('stop() closes idle and busy connections promptly', async (t) => {
   await idleClosed;
   t.equal(await busy, 'dropped', 'the busy connection was closed');
 });
+
+t.test('a refused WebSocket upgrade is closed on the server side, though the client keeps its side open', async (t) => {
+  const d = new Dispatcher({ methods: testMethods() });
+  for (const fastPath of [true, false]) {
+    const server = new HttpRpcServer({ host: '127.0.0.1', port: 0, corsOrigins: [], vhosts: ['localhost'], route: () => d, fastPath });
+    const { port } = await server.start();
+    const c = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    c.on('error', () => undefined);
+    let text = '';
+    c.on('data', (b: Buffer) => (text += b.toString('latin1')));
+    const ended = new Promise<void>((resolve) => c.once('end', () => resolve()));
+    // No WebSocket handler on this server: the upgrade is refused (404).
+    c.write('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+    await ended;
+    t.match(text, /^HTTP\/1\.1 404 Not Found\r\n/, `fast path ${fastPath}: refused`);
+    // The client keeps its side open. The refused socket is neither read nor tracked by node:http:
+    // it stayed open as long as the client's, and stop() waited for it.
+    const outcome = await Promise.race([
+      server.stop().then(() => 'stopped'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000)),
+    ]);
+    t.equal(outcome, 'stopped', `fast path ${fastPath}: stop() completed`);
+    c.destroy();
+  }
+});
+
+t.test('a client that half-closes after its requests gets every reply, then the close', async (t) => {
+  const body = (id: number, method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+  const head = (b: string) => `POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${b.length}\r\n\r\n${b}`;
+  for (const fastPath of [true, false]) {
+    const { port } = await serve(t, { fastPath });
+    const c = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    c.on('error', () => undefined);
+    let text = '';
+    c.on('data', (b: Buffer) => (text += b.toString('latin1')));
+    const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
+    // The first call is still running when the FIN arrives: node:http's default would end the
+    // socket then, and drop both replies.
+    c.end(head(body(1, 'slow', [100, 'first'])) + head(body(2, 'echo', ['second'])));
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    const bodies = [...text.matchAll(/\r\n\r\n(\{[^\r]*?\})(?=HTTP|$)/g)].map((m) => m[1]);
+    t.same(bodies, ['{"jsonrpc":"2.0","id":1,"result":"first"}', '{"jsonrpc":"2.0","id":2,"result":["second"]}'], `fast path ${fastPath}`);
+    t.equal(c.destroyed, true, 'then closed');
+  }
+});

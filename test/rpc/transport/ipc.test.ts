@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Dispatcher } from '../../../src/rpc/dispatch.js';
 import { IpcRpcServer } from '../../../src/rpc/ipc.js';
 import { IpcClient, openGate, testMethods } from './fixture.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const call = (id: number | string, method: string, params: unknown[] = []) =>
   JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -16,7 +17,7 @@ const result = (id: number | string, value: unknown) => JSON.stringify({ jsonrpc
 
 // One fixture dir for the whole file: a subtest's own testdir is named after the subtest, and
 // unix socket paths are limited to ~104 bytes.
-const dir = t.testdir();
+const dir = testDir(t);
 let sockets = 0;
 const socketPath = (name = 'mc') => join(dir, `${name}${++sockets}.ipc`);
 

@@ -8,6 +8,7 @@ import { Dispatcher } from '../../../src/rpc/dispatch.js';
 import { HttpRpcServer } from '../../../src/rpc/http.js';
 import { IpcRpcServer } from '../../../src/rpc/ipc.js';
 import { IpcClient, parseTranscript, post, testMethods } from './fixture.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const cases = parseTranscript(readFileSync(join(here, 'transcripts', 'envelope.txt'), 'utf8'));
@@ -40,7 +41,7 @@ t.test('over HTTP', async (t) => {
 
 t.test('over IPC', async (t) => {
   const d = new Dispatcher({ methods: testMethods() });
-  const path = join(t.testdir(), 'node.ipc');
+  const path = join(testDir(t), 'node.ipc');
   const server = new IpcRpcServer({ path, dispatcher: d });
   await server.start();
   t.teardown(() => server.stop());

@@ -7,9 +7,10 @@ import { startNode, waitFor } from '../../helpers/node.js';
 import { DEV, rawTx } from '../../helpers/accounts.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
 import { connect } from './wsFixture.js';
+import { testDir } from '../../helpers/testDir.js';
 
 t.test('HTTP port upgrades, --ws endpoint, IPC subscriptions, HTTP refusal', async (t) => {
-  const node = await startNode(t.testdir(), ['--mining.mode', 'instant', '--ws', '--wsport', '0', '--wsapi', 'mc,net,rpc', '--wsorigins', 'http://ok.example']);
+  const node = await startNode(testDir(t), ['--mining.mode', 'instant', '--ws', '--wsport', '0', '--wsapi', 'mc,net,rpc', '--wsorigins', 'http://ok.example']);
   t.teardown(() => node.stop());
   const wsUrl = /WS\s+(ws:\/\/\S+)/.exec(node.stdout())![1];
 

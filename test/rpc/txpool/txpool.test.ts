@@ -7,6 +7,7 @@ import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV, GWEI, rawTx } from '../../helpers/accounts.js';
 import { toChecksumAddress } from '../../../src/encoding/address.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const ZERO_HASH = '0x' + '0'.repeat(64);
 const TO = '0x7097302333beef4813eef53d12dff987241e3c3c';
@@ -15,7 +16,7 @@ const checksum = (a: string) => toChecksumAddress(hexToBytes(a));
 let node: TestNode;
 t.before(async () => {
   // Mining off: everything stays in the pool until the test mines.
-  node = await startNode(t.testdir(), ['--mining.mode', 'off']);
+  node = await startNode(testDir(t), ['--mining.mode', 'off']);
 });
 t.teardown(() => node.stop());
 
@@ -134,7 +135,7 @@ t.test('refusals: -32000 with geth\'s messages over HTTP and IPC', async (t) => 
 });
 
 t.test('pool limits: txpool is full, and eviction of a cheaper sender', async (t) => {
-  const small = await startNode(t.testdir(), [
+  const small = await startNode(testDir(t), [
     '--mining.mode', 'off', '--txpool.globalSlots', '2', '--txpool.globalQueue', '1', '--txpool.accountQueue', '1',
   ]);
   t.teardown(() => small.stop());

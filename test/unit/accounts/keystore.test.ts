@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Keystore, LIGHT_SCRYPT, decryptKey, encryptKey, keyFileName } from '../../../src/accounts/keystore.js';
 import { privateKeyToAddress } from '../../../src/accounts/keys.js';
 import { bytesToHex } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 // From the Web3 Secret Storage definition (password "testpassword").
 const SPEC_KEY = '0x7a28b5ba57c53603b0b07b56bba752f7784bf506fa95edc395f5cf6c7514fe9d';
@@ -66,7 +67,7 @@ t.test('encrypt → decrypt round trip (light scrypt)', async (t) => {
 });
 
 t.test('the keystore directory', async (t) => {
-  const dir = path.join(t.testdir({ keystore: { 'README.txt': 'not a key', '.hidden': '{}' } }), 'keystore');
+  const dir = path.join(testDir(t, { keystore: { 'README.txt': 'not a key', '.hidden': '{}' } }), 'keystore');
   const ks = new Keystore(dir, LIGHT_SCRYPT);
   t.same(await ks.list(), [], 'non-key files are ignored');
   const a = await ks.newAccount('one');

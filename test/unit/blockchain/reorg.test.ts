@@ -14,10 +14,11 @@ import { InvalidBlock } from '../../../src/importer/verifyBlock.js';
 import { UnknownParent } from '../../../src/importer/blockImporter.js';
 import { blockFromParts } from '../../../src/chain/block.js';
 import type { Block } from '../../../src/chain/types.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const hex = bytesToHex;
 
-async function openRig(t: Test, dir = t.testdir()) {
+async function openRig(t: Test, dir = testDir(t)) {
   const rig = await open(dir);
   t.teardown(() => rig.close());
   return rig;
@@ -98,7 +99,7 @@ t.test('side block, tie, then a heavier branch takes over', async (t) => {
 });
 
 t.test('a restart after a reorganisation keeps the new head; the old branch stays stored', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const rig = await openRig(t, dir);
   const { a1, a2 } = await twoBlocks(rig);
   const b2 = await rig.buildOn(a1, [], 5);

@@ -9,10 +9,11 @@ import { Blockchain, type NewHeadEvent } from '../../../src/blockchain/blockchai
 import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
 import { bytesToHex } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const hex = bytesToHex;
 
-async function openRig(t: Test, dir = t.testdir()) {
+async function openRig(t: Test, dir = testDir(t)) {
   const rig = await open(dir);
   t.teardown(() => rig.close());
   return rig;
@@ -78,7 +79,7 @@ t.test('rewindTo refuses what is not a canonical ancestor, and a rewind to the h
 });
 
 t.test('a restart after a rewind opens the rewound head and reloads the returned transactions', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const rig = await openRig(t, dir);
   await rig.pool.add(rig.tx(2, 0n));
   await rig.mine();
@@ -134,7 +135,7 @@ t.test('a rewind, and a block imported from outside, stop the local search', asy
 });
 
 t.test('a head whose state is missing is rewound at open to the newest block with state', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const rig = await openRig(t, dir);
   await rig.pool.add(rig.tx(5, 0n));
   const b1 = await rig.mine();

@@ -2,6 +2,7 @@ import t from 'tap';
 import path from 'node:path';
 import { parseGenesis, loadInvocation } from '../../../src/config/load.js';
 import { chainPow } from '../../../src/node/chainCore.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const hex = (b: Uint8Array | undefined) => (b === undefined ? undefined : '0x' + Buffer.from(b).toString('hex'));
 const A = 'ab'.repeat(20);
@@ -78,7 +79,7 @@ t.test('bad genesis files are refused naming the field and the file', async (t) 
 });
 
 t.test('the config genesis section uses the same format', async (t) => {
-  const dir = t.testdir({
+  const dir = testDir(t, {
     'c.json': JSON.stringify({
       chain: { chainId: 101 },
       genesis: { config: { chainId: '101' }, gasLimit: 8000000, alloc: { [A]: { balance: '0x3e8' } } },
@@ -109,7 +110,7 @@ t.test('config.ethash selects Ethash (geth\'s genesis convention)', async (t) =>
 });
 
 t.test('a config file whose genesis has config.ethash runs Ethash', async (t) => {
-  const dir = t.testdir({ 'c.json': JSON.stringify({ genesis: { config: { chainId: 100, ethash: {} } } }) });
+  const dir = testDir(t, { 'c.json': JSON.stringify({ genesis: { config: { chainId: 100, ethash: {} } } }) });
   const c = loadInvocation(['--config', path.join(dir, 'c.json')], {}).config;
   t.equal(c.genesis.ethash, true);
   t.equal(chainPow(c), 'ethash', 'selected by the genesis');

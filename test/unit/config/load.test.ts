@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadInvocation, loadConfig, defaultConfig, packageRoot, presetNames } from '../../../src/config/load.js';
 import { OPTIONS } from '../../../src/config/schema.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const load = (argv: string[], env: NodeJS.ProcessEnv = {}) => loadInvocation(argv, env).config;
 const hex = (b: Uint8Array | undefined) => (b === undefined ? undefined : Buffer.from(b).toString('hex'));
@@ -39,7 +40,10 @@ t.test('defaults are the devnet values', async (t) => {
   t.equal(c.mining.difficulty, 'fixed');
   t.equal(c.mining.targetBlockTime, 10);
   t.equal(c.mining.minimumDifficulty, 131072n);
-  t.same(c.rpc, { enabled: true, addr: '127.0.0.1', port: 8545, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat'], corsDomain: [], vhosts: ['localhost'] });
+  t.same(c.rpc, {
+    enabled: true, addr: '127.0.0.1', port: 8545, api: ['libx', 'mc', 'net', 'vnode', 'txpool', 'miner', 'rpc', 'evm', 'anvil', 'hardhat'], corsDomain: [], vhosts: ['localhost'],
+    fastCall: true, fastCallVerify: 0, evmTimeout: 5000, gasCap: 50_000_000n,
+  });
   t.same(c.ipc, { disabled: false, path: path.resolve('data/devnet/vnode.ipc') }, 'the socket path is absolute');
   t.same(c.scs, { enabled: true, rpcPort: 8548, rpcAddr: '127.0.0.1', blockPeriod: 0 });
   t.same(c.txpool, { globalSlots: 4096, globalQueue: 1024, accountQueue: 64, priceBump: 10, lifetime: 10800 });
@@ -61,7 +65,7 @@ t.test('config/devnet.json holds exactly the schema defaults', async (t) => {
 });
 
 t.test('precedence: flag > env > config file > defaults', async (t) => {
-  const dir = t.testdir({ 'c.json': JSON.stringify({ rpc: { port: 1111, vhosts: ['file.host'] }, mining: { mode: 'instant' } }) });
+  const dir = testDir(t, { 'c.json': JSON.stringify({ rpc: { port: 1111, vhosts: ['file.host'] }, mining: { mode: 'instant' } }) });
   const file = path.join(dir, 'c.json');
   const env = { MCNODE_RPCPORT: '2222', MCNODE_RPC_VHOSTS: 'env.host', MCNODE_MINING_MODE: 'interval' };
   const flags = ['--rpcport', '3333', '--rpcvhosts', 'flag.host', '--mining.mode', 'remote'];
@@ -93,7 +97,7 @@ t.test('the last of repeated flags wins, whatever name it uses', async (t) => {
 });
 
 t.test('a partial config file is merged over the defaults; arrays replace', async (t) => {
-  const dir = t.testdir({
+  const dir = testDir(t, {
     'p.json': JSON.stringify({
       mining: { mode: 'remote' },
       rpc: { api: ['mc'] },
@@ -146,7 +150,7 @@ t.test('presets', async (t) => {
 });
 
 t.test('an existing file named like a preset wins over the preset', async (t) => {
-  const dir = t.testdir({ testnet: JSON.stringify({ chain: { chainId: 55 } }) });
+  const dir = testDir(t, { testnet: JSON.stringify({ chain: { chainId: 55 } }) });
   const cwd = process.cwd();
   process.chdir(dir);
   try {
@@ -191,7 +195,7 @@ t.test('the devnet with dev accounts and both endpoints loads from every source'
 });
 
 t.test('loading writes nothing', async (t) => {
-  const dir = t.testdir({});
+  const dir = testDir(t, {});
   const datadir = path.join(dir, 'fresh');
   const inv = loadInvocation(['--datadir', datadir, 'init', path.join(dir, 'genesis.json')], {});
   t.equal(inv.config.datadir, datadir);
@@ -225,4 +229,14 @@ t.test('settings in object form (the library\'s options): keys, sections, flag n
   t.throws(() => loadConfig({ values: [{ object: { chain: 5 }, where: 'the options' }] }), /invalid config value for chain: 5 \(expected an object of chain\.\* settings/);
   const over = loadConfig({ configFile: 'testnet', values: [{ object: { rpcport: 1 }, where: 'x' }] });
   t.same([over.rpc.port, over.chain.chainId], [1, 101n], 'over a preset, which keeps the rest');
+});
+
+t.test('http.fastPath: on by default; the flag in every boolean form, the env name, the config file', async (t) => {
+  t.equal(load([]).http.fastPath, true);
+  t.equal(load(['--http.fastpath=false']).http.fastPath, false);
+  t.equal(load(['--http.fastpath', 'false']).http.fastPath, false);
+  t.equal(load(['--http.fastPath', 'false', '--http.fastpath']).http.fastPath, true, 'bare flag: true; the last wins');
+  t.equal(load([], { MCNODE_HTTP_FASTPATH: 'false' }).http.fastPath, false);
+  const dir = testDir(t, { 'c.json': JSON.stringify({ http: { fastPath: false } }) });
+  t.equal(load(['--config', path.join(dir, 'c.json')]).http.fastPath, false);
 });

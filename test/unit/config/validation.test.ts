@@ -2,11 +2,12 @@ import t, { type Test } from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkIpcPath, loadInvocation } from '../../../src/config/load.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const rejects = (t: Test, argv: string[], message: RegExp, env: NodeJS.ProcessEnv = {}) =>
   t.throws(() => loadInvocation(argv, env), { name: 'ConfigError', message }, argv.join(' ') || JSON.stringify(env));
 const withFile = (t: Test, content: unknown) => {
-  const dir = t.testdir({ 'c.json': typeof content === 'string' ? content : JSON.stringify(content) });
+  const dir = testDir(t, { 'c.json': typeof content === 'string' ? content : JSON.stringify(content) });
   return path.join(dir, 'c.json');
 };
 
@@ -84,7 +85,7 @@ t.test('config file problems name the file', async (t) => {
   rejects(t, ['--config', withFile(t, [1, 2])], /config file .*c\.json must hold a JSON object/);
   rejects(t, ['--config', '/nonexistent/x.json'], /config file not found: \/nonexistent\/x\.json \(give a JSON file or a preset: .*devnet.*testnet/);
   rejects(t, ['--config', 'mainnett'], /config file not found: mainnett/);
-  rejects(t, ['--config', t.testdir({})], /is not a file/);
+  rejects(t, ['--config', testDir(t, {})], /is not a file/);
   rejects(t, ['--config'], /option --config needs a value/);
 });
 
@@ -95,7 +96,7 @@ t.test('rules between keys', async (t) => {
   t.equal(loadInvocation(['--unlock', addr, '--rpc=false'], {}).config.accounts.unlock.length, 1, 'no HTTP, no problem');
 
   rejects(t, ['--password', '/nonexistent/pw.txt'], /accounts\.password: "\/nonexistent\/pw\.txt" \(expected an existing password file; set by --password\)/);
-  const dir = t.testdir({ 'pw.txt': 'secret\n' });
+  const dir = testDir(t, { 'pw.txt': 'secret\n' });
   t.equal(loadInvocation(['--password', path.join(dir, 'pw.txt')], {}).config.accounts.password, path.join(dir, 'pw.txt'));
 
   rejects(t, ['--scsrpcport', '8545'], /scs\.rpcPort: 8545 \(expected a port different from rpc\.port; set by --scsrpcport\)/);

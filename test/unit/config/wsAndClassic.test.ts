@@ -3,6 +3,7 @@
 import t from 'tap';
 import path from 'node:path';
 import { loadInvocation, parseGenesis } from '../../../src/config/load.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const load = (...argv: string[]) => loadInvocation(argv, {}).config;
 
@@ -21,7 +22,7 @@ t.test('classicTxBlock: devnet default 0; a genesis config without it: never', a
   t.equal(parseGenesis({ config: { chainId: 100 } }, 'g.json').classicTxBlock, undefined);
   t.equal(parseGenesis({}, 'g.json').classicTxBlock, undefined);
   t.throws(() => parseGenesis({ config: { classicTxBlock: -1 } }, 'g.json'), { message: /config\.classicTxBlock/ });
-  const dir = t.testdir({ 'c.json': JSON.stringify({ genesis: { config: { chainId: 100 } } }), 'd.json': JSON.stringify({ genesis: { config: { classicTxBlock: 5 } } }) });
+  const dir = testDir(t, { 'c.json': JSON.stringify({ genesis: { config: { chainId: 100 } } }), 'd.json': JSON.stringify({ genesis: { config: { classicTxBlock: 5 } } }) });
   t.equal(load('--config', path.join(dir, 'c.json')).genesis.classicTxBlock, undefined);
   t.equal(load('--config', path.join(dir, 'd.json')).genesis.classicTxBlock, 5n);
 });

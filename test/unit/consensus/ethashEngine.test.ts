@@ -13,11 +13,12 @@ import { keccakPow } from '../../../src/consensus/powEngine.js';
 import { Sealer } from '../../../src/miner/sealer.js';
 import { bigintToFixed, equalBytes } from '../../../src/encoding/bytes.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const seal = hexToBytes('0x' + '5a'.repeat(32));
 
 t.test('a cache is stored under the directory and read back by the next process', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const first = new EthashCaches({ dir, inline: true });
   const generated = await first.get(0);
   t.same(first.stats, { loaded: 0, generated: 1 });

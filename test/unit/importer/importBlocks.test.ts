@@ -10,6 +10,7 @@ import type { Block } from '../../../src/chain/types.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
 import { MAX_IMPORT_GROUP, type ReceivedBlock } from '../../../src/importer/blockImporter.js';
 import { InvalidBlock } from '../../../src/importer/verifyBlock.js';
+import { testDir } from '../../helpers/testDir.js';
 
 async function openRig(t: Test, dir: string): Promise<Rig> {
   const rig = await open(dir);
@@ -35,7 +36,7 @@ const RUNTIME = '43600190034060005500';
 const INIT = hexToBytes(`0x69${RUNTIME}600052600a6016f3`);
 
 t.test('a run longer than a group: every block extended, same head, BLOCKHASH sees uncommitted blocks', async (t) => {
-  const a = await openRig(t, t.testdir({ a: {}, b: {} }) + '/a');
+  const a = await openRig(t, testDir(t, { a: {}, b: {} }) + '/a');
   const b = await openRig(t, t.testdirName + '/b');
   let nonce = 0n;
   await a.pool.add(a.tx(0, nonce++, { to: null, data: INIT, gas: 200_000n }));
@@ -63,7 +64,7 @@ t.test('a run longer than a group: every block extended, same head, BLOCKHASH se
 });
 
 t.test('a bad block in the middle: the good prefix is committed, the bad block and the rest are not', async (t) => {
-  const a = await openRig(t, t.testdir({ a: {}, b: {} }) + '/a');
+  const a = await openRig(t, testDir(t, { a: {}, b: {} }) + '/a');
   const b = await openRig(t, t.testdirName + '/b');
   for (let i = 0; i < 10; i++) {
     await a.pool.add(a.tx(1, BigInt(i)));
@@ -90,7 +91,7 @@ t.test('a bad block in the middle: the good prefix is committed, the bad block a
 });
 
 t.test('known blocks and side blocks in a run take the single-block path', async (t) => {
-  const a = await openRig(t, t.testdir({ a: {}, b: {} }) + '/a');
+  const a = await openRig(t, testDir(t, { a: {}, b: {} }) + '/a');
   const b = await openRig(t, t.testdirName + '/b');
   for (let i = 0; i < 4; i++) await a.mine();
   const blocks = (await canonical(a)).map(received);

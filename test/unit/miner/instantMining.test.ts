@@ -5,9 +5,10 @@
 import t from 'tap';
 import { openRig } from '../../../tools/lib/chainRig.js';
 import type { Block } from '../../../src/chain/types.js';
+import { testDir } from '../../helpers/testDir.js';
 
 t.test('a transaction admitted before the round builds joins its block', async (t) => {
-  const rig = await openRig(t.testdir());
+  const rig = await openRig(testDir(t));
   t.teardown(() => rig.close());
   const blocks: Block[] = [];
   rig.miner.on('sealed', (block) => blocks.push(block));

@@ -8,19 +8,21 @@ import { createLogger } from '../../../src/log.js';
 import { Database } from '../../../src/store/database.js';
 import { openChainCore, difficultyRule } from '../../../src/node/chainCore.js';
 import { TxPool } from '../../../src/txpool/txPool.js';
+import { PoolEntries } from '../../../src/store/poolEntries.js';
 import { Miner, type Seal } from '../../../src/miner/miner.js';
 import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import { powMix } from '../../../src/consensus/pow.js';
 import { bigintToFixed } from '../../../src/encoding/bytes.js';
+import { testDir } from '../../helpers/testDir.js';
 
 /** A miner on a fresh devnet chain whose local search never finds a seal: it ends only when aborted. */
 async function stuckMiner(t: Test) {
   const config = defaultConfig();
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => core.chain.head.header.gasLimit,
     accountAt: async () => ({ nonce: 0n, balance: 0n }),
@@ -92,11 +94,11 @@ function solve(hash: Uint8Array, difficulty: bigint): Seal {
 /** A miner whose searches wait until the test releases them (then, and from then on, they solve at once). */
 async function heldMiner(t: Test) {
   const config = defaultConfig();
-  const datadir = t.testdir();
+  const datadir = testDir(t);
   const db = await Database.open(path.join(datadir, 'chaindata'));
   t.teardown(() => db.close());
   const core = await openChainCore(config, db, createLogger(0));
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: 1n, priceBump: 10n, globalSlots: 4096, globalQueue: 1024, accountQueue: 64,
     blockGasLimit: () => core.chain.head.header.gasLimit,
     accountAt: async () => ({ nonce: 0n, balance: 0n }),

@@ -9,6 +9,7 @@ import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../../helpers/node.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const LOADER = pathToFileURL(path.join(ROOT, 'dist/src/runtime/codeCache.js')).href;
 const MAGIC_LENGTH = 'mcnode code cache 1\n'.length;
@@ -32,7 +33,7 @@ function run(file: string, save = false, nodeFlags: string[] = []): { state: str
 const SOURCE = bundle('function work(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; }\nmodule.exports.sum = work(1000);');
 
 t.test('no cache, then a cache that is used', async (t) => {
-  const dir = t.testdir({ 'b.cjs': SOURCE });
+  const dir = testDir(t, { 'b.cjs': SOURCE });
   const file = path.join(dir, 'b.cjs');
   t.same(run(file, true), { state: 'missing', ran: 1, saved: true }, 'runs without one and writes one');
   t.ok(existsSync(`${file}.cache`));
@@ -41,7 +42,7 @@ t.test('no cache, then a cache that is used', async (t) => {
 });
 
 t.test('a cache of other bytes is ignored and rewritten', async (t) => {
-  const dir = t.testdir({ 'b.cjs': SOURCE });
+  const dir = testDir(t, { 'b.cjs': SOURCE });
   const file = path.join(dir, 'b.cjs');
   run(file, true);
   writeFileSync(file, SOURCE.replace('1000', '2000')); // same length: V8's own check would pass it
@@ -50,7 +51,7 @@ t.test('a cache of other bytes is ignored and rewritten', async (t) => {
 });
 
 t.test('a damaged cache is ignored and rewritten', async (t) => {
-  const dir = t.testdir({ 'b.cjs': SOURCE });
+  const dir = testDir(t, { 'b.cjs': SOURCE });
   const file = path.join(dir, 'b.cjs');
   const cacheFile = `${file}.cache`;
   run(file, true);
@@ -71,7 +72,7 @@ t.test('a damaged cache is ignored and rewritten', async (t) => {
 });
 
 t.test('a cache V8 refuses is ignored and rewritten', async (t) => {
-  const dir = t.testdir({ 'b.cjs': SOURCE });
+  const dir = testDir(t, { 'b.cjs': SOURCE });
   const file = path.join(dir, 'b.cjs');
   run(file, true, ['--no-opt']); // made under other V8 flags
   t.same(run(file, true), { state: 'rejected', ran: 1, saved: true });
@@ -79,7 +80,7 @@ t.test('a cache V8 refuses is ignored and rewritten', async (t) => {
 });
 
 t.test('a cache that cannot be written is not kept', async (t) => {
-  const dir = t.testdir({ 'b.cjs': SOURCE, 'b.cjs.cache': {} });
+  const dir = testDir(t, { 'b.cjs': SOURCE, 'b.cjs.cache': {} });
   // The cache's path is a directory: reading finds no cache and the rename fails (file
   // permissions would not stop root).
   t.same(run(path.join(dir, 'b.cjs'), true), { state: 'missing', ran: 1, saved: false });
@@ -87,13 +88,13 @@ t.test('a cache that cannot be written is not kept', async (t) => {
 });
 
 t.test('what the bundle throws at its top level reaches the caller', async (t) => {
-  const dir = t.testdir({ 'b.cjs': bundle("throw new Error('top level failed');") });
+  const dir = testDir(t, { 'b.cjs': bundle("throw new Error('top level failed');") });
   t.throws(() => run(path.join(dir, 'b.cjs')), /top level failed/);
 });
 
 t.test('the hand-kept cache lives in a directory of this user\'s in the temporary directory, never beside the bundle', async (t) => {
   const { codeCacheFile } = await import('../../../src/runtime/codeCache.js');
-  const tmp = t.testdir();
+  const tmp = testDir(t);
   const saved = process.env.TMPDIR;
   process.env.TMPDIR = tmp; // os.tmpdir() follows it
   t.teardown(() => {

@@ -13,6 +13,7 @@ import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
 import { Database } from '../../../src/store/database.js';
 import { keccak256 } from '../../../src/encoding/bytes.js';
 import { bytesToHex } from '../../../src/encoding/hex.js';
+import { testDir } from '../../helpers/testDir.js';
 
 /** A deterministic generator (xorshift32), so a failure can be replayed from its seed. */
 function random(seed: number) {
@@ -33,7 +34,7 @@ const libraryTrie = (nodes: TrieNodeStore, root?: Uint8Array, useKeyHashing = tr
   createMPT({ db: nodes, root, useKeyHashing, useKeyHashingFunction: keccak256, valueEncoding: ValueEncoding.Bytes });
 
 async function store(t: Test, name: string): Promise<TrieNodeStore> {
-  const db = await Database.open(path.join(t.testdir(), name));
+  const db = await Database.open(path.join(testDir(t), name));
   t.teardown(() => db.close());
   return new TrieNodeStore(db);
 }

@@ -6,6 +6,7 @@ import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
 import { hexToBytes } from '../../../src/encoding/hex.js';
 import { TrieNodeStore } from '../../../src/state/trieNodeStore.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const key = (i: number) => i.toString(16).padStart(64, '0');
 const node = (i: number) => new Uint8Array(40).fill(i);
@@ -13,7 +14,7 @@ const node = (i: number) => new Uint8Array(40).fill(i);
 const hex = (v: string | Uint8Array | undefined) => (v === undefined ? undefined : Buffer.from(v as Uint8Array).toString('hex'));
 
 t.test('a scratch store over the chain store', async (t) => {
-  const db = await Database.open(t.testdir());
+  const db = await Database.open(testDir(t));
   t.teardown(() => db.close());
   const chain = new TrieNodeStore(db);
   // node 1 is stored, node 2 is only in the chain store's collected writes

@@ -6,12 +6,13 @@ import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } fro
 import path from 'node:path';
 import t from 'tap';
 import { AppendLog } from '../../../src/store/appendLog.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const asArrays = (records: Uint8Array[]) => records.map((r) => [...r]);
 
 t.test('records come back in order, across opens', async (t) => {
-  const file = path.join(t.testdir(), 'log');
+  const file = path.join(testDir(t), 'log');
   const first = AppendLog.open(file);
   t.same(first.records, []);
   first.log.append([bytes(1, 2, 3), bytes()]);
@@ -26,7 +27,7 @@ t.test('records come back in order, across opens', async (t) => {
 });
 
 t.test('a record cut short by a crash is dropped, and the next append follows the last whole one', async (t) => {
-  const file = path.join(t.testdir(), 'log');
+  const file = path.join(testDir(t), 'log');
   const opened = AppendLog.open(file);
   opened.log.append([bytes(7, 7), bytes(8, 8, 8)]);
   opened.log.close();
@@ -42,7 +43,7 @@ t.test('a record cut short by a crash is dropped, and the next append follows th
 });
 
 t.test('a damaged record (bad checksum) ends the log; so does a garbage length', async (t) => {
-  const file = path.join(t.testdir(), 'log');
+  const file = path.join(testDir(t), 'log');
   const opened = AppendLog.open(file);
   opened.log.append([bytes(1), bytes(2), bytes(3)]);
   opened.log.close();
@@ -52,11 +53,11 @@ t.test('a damaged record (bad checksum) ends the log; so does a garbage length',
   t.same(asArrays(AppendLog.read(file).records), [[1]]);
   writeFileSync(file, Buffer.concat([content.subarray(0, 9), Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])]));
   t.same(asArrays(AppendLog.read(file).records), [[1]]);
-  t.same(AppendLog.read(path.join(t.testdir(), 'missing')), { records: [], end: 0, length: 0 }, 'no file: no records');
+  t.same(AppendLog.read(path.join(testDir(t), 'missing')), { records: [], end: 0, length: 0 }, 'no file: no records');
 });
 
 t.test('rewrite replaces the content whole; a leftover temporary file is removed on open', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const file = path.join(dir, 'log');
   const opened = AppendLog.open(file);
   opened.log.append([bytes(1), bytes(2)]);

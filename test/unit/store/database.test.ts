@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Database, OPEN_TABLES, TABLE_FILE_BYTES, WRITE_BUFFER_BYTES } from '../../../src/store/database.js';
+import { testDir } from '../../helpers/testDir.js';
 
 /** Distinct table files of `dir` mapped into this process. */
 function mappedTables(dir: string): number {
@@ -26,7 +27,7 @@ const key = (i: number) => {
 };
 
 t.test('reading more tables than OPEN_TABLES keeps at most OPEN_TABLES mapped', { skip: process.platform !== 'linux' && 'reads /proc/self/maps' }, async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   // Compaction cuts tables at TABLE_FILE_BYTES: 100 MiB of incompressible values make ~100 of them.
   const VALUE_BYTES = 16 * 1024;
   const COUNT = 6400;

@@ -12,6 +12,7 @@ import { serveBodies, serveHeaders } from '../../../src/sync/serve.js';
 import { decodeGetHeaders, decodeHashList } from '../../../src/p2p/messages.js';
 import { Msg } from '../../../src/p2p/mcMessages.js';
 import type { Item, SyncPeer } from '../../../src/sync/types.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 const wire = (items: Item[]): Item => RLP.decode(RLP.encode(items as never)) as Item;
@@ -60,7 +61,7 @@ async function openRig(t: Test, dir: string): Promise<Rig> {
 }
 
 t.test('a good peer: synced to its head through headers and bodies', async (t) => {
-  const a = await openRig(t, t.testdir({ a: {}, b: {} }) + '/a');
+  const a = await openRig(t, testDir(t, { a: {}, b: {} }) + '/a');
   const b = await openRig(t, t.testdirName + '/b');
   await mineWithTransfers(a, 12);
   const peer = fakePeer(a);
@@ -76,7 +77,7 @@ t.test('a good peer: synced to its head through headers and bodies', async (t) =
 });
 
 t.test('a peer serving a tampered body is dropped; nothing is written', async (t) => {
-  const a = await openRig(t, t.testdir({ a: {}, b: {} }) + '/a');
+  const a = await openRig(t, testDir(t, { a: {}, b: {} }) + '/a');
   const b = await openRig(t, t.testdirName + '/b');
   await mineWithTransfers(a, 6);
   // Block 1 carries a transfer: serve it without its transaction.
@@ -90,7 +91,7 @@ t.test('a peer serving a tampered body is dropped; nothing is written', async (t
 });
 
 t.test('a bad block in the middle of a batch: the blocks before it are kept, the peer is dropped', async (t) => {
-  const a = await openRig(t, t.testdir({ a: {}, b: {} }) + '/a');
+  const a = await openRig(t, testDir(t, { a: {}, b: {} }) + '/a');
   const b = await openRig(t, t.testdirName + '/b');
   await mineWithTransfers(a, 9);
   // Block 7 carries a transfer (blocks 1, 4, 7): serve it without its transaction.
@@ -104,7 +105,7 @@ t.test('a bad block in the middle of a batch: the blocks before it are kept, the
 });
 
 t.test('a lighter peer is left alone', async (t) => {
-  const a = await openRig(t, t.testdir({ a: {}, b: {} }) + '/a');
+  const a = await openRig(t, testDir(t, { a: {}, b: {} }) + '/a');
   const b = await openRig(t, t.testdirName + '/b');
   await mineWithTransfers(b, 3);
   await mineWithTransfers(a, 2);

@@ -9,11 +9,12 @@ import { serveBodies, serveHeaders } from '../../../src/sync/serve.js';
 import { encodeBlock } from '../../../src/chain/block.js';
 import { decodeBodies, decodeHeaders } from '../../../src/p2p/messages.js';
 import type { Item } from '../../../src/sync/types.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const wire = (items: Item[]): Item => RLP.decode(RLP.encode(items as never)) as Item;
 
 t.test('headers by number or hash, skip and reverse; bodies', async (t) => {
-  const rig = await openRig(t.testdir());
+  const rig = await openRig(testDir(t));
   t.teardown(() => rig.close());
   for (let i = 0; i < 10; i++) {
     if (i === 2) await rig.pool.add(rig.tx(0, 0n));

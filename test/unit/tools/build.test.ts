@@ -3,9 +3,10 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 // @ts-expect-error plain JavaScript module without types (it runs before anything is compiled)
 import { NODE_SOURCE_DIRS, isStale } from '../../../tools/build.mjs';
+import { testDir } from '../../helpers/testDir.js';
 
 t.test('a build is stale until stamped, and again once a source or tsconfig.json is newer', async (t) => {
-  const root = t.testdir({ 'tsconfig.json': '{}', src: { 'a.ts': '', deep: { 'b.ts': '', 'notes.md': '' } }, workers: {} });
+  const root = testDir(t, { 'tsconfig.json': '{}', src: { 'a.ts': '', deep: { 'b.ts': '', 'notes.md': '' } }, workers: {} });
   const at = (file: string, seconds: number) => utimesSync(path.join(root, file), seconds, seconds);
   for (const f of ['tsconfig.json', 'src/a.ts', 'src/deep/b.ts', 'src/deep/notes.md']) at(f, 1000);
   t.equal(isStale(root), true, 'no stamp: stale');
@@ -23,7 +24,7 @@ t.test('a build is stale until stamped, and again once a source or tsconfig.json
 });
 
 t.test('npm start asks only about the node\'s own sources', async (t) => {
-  const root = t.testdir({ 'tsconfig.json': '{}', src: { 'a.ts': '' }, workers: { 'w.ts': '' }, bench: { 'b.ts': '' }, dist: { '.build-stamp': '' } });
+  const root = testDir(t, { 'tsconfig.json': '{}', src: { 'a.ts': '' }, workers: { 'w.ts': '' }, bench: { 'b.ts': '' }, dist: { '.build-stamp': '' } });
   const at = (file: string, seconds: number) => utimesSync(path.join(root, file), seconds, seconds);
   for (const f of ['tsconfig.json', 'src/a.ts', 'workers/w.ts', 'bench/b.ts']) at(f, 1000);
   at('dist/.build-stamp', 2000);

@@ -10,9 +10,11 @@ import { bytesToHex } from '../../../src/encoding/hex.js';
 import { Database } from '../../../src/store/database.js';
 import { keys } from '../../../src/store/schema.js';
 import { TxPool, type PoolOptions } from '../../../src/txpool/txPool.js';
+import { PoolEntries } from '../../../src/store/poolEntries.js';
 import { decodeTransaction } from '../../../src/chain/transaction.js';
 import { COMPACT_BYTES, journaledInFile } from '../../../src/txpool/poolJournal.js';
 import { keccak256 } from '../../../src/encoding/bytes.js';
+import { testDir } from '../../helpers/testDir.js';
 
 const CHAIN_ID = 100n;
 const GWEI = 1_000_000_000n;
@@ -42,11 +44,11 @@ interface Harness {
 
 const journalFile = (dir: string) => path.join(dir, 'txpool.journal');
 
-async function harness(t: Test, overrides: Partial<PoolOptions> = {}, dir = t.testdir()): Promise<Harness> {
+async function harness(t: Test, overrides: Partial<PoolOptions> = {}, dir = testDir(t)): Promise<Harness> {
   const db = await Database.open(path.join(dir, 'chaindata'));
   t.teardown(() => db.close());
   const state = new Map<string, { nonce: bigint; balance: bigint }>();
-  const pool = new TxPool(db, {
+  const pool = new TxPool(new PoolEntries(db), {
     minGasPrice: GWEI,
     priceBump: 10n,
     globalSlots: 4096,
@@ -234,13 +236,13 @@ t.test('concurrent adds of one nonce: exactly one wins', async (t) => {
 });
 
 t.test('the journal reloads pending and queued transactions and drops stale ones', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const a = new Account();
   const txs = [0n, 1n, 3n].map((n) => a.tx(n));
   {
     // Not closed: as after a kill -9, the file holds what each add wrote.
     const db = await Database.open(path.join(dir, 'chaindata'));
-    const pool = new TxPool(db, {
+    const pool = new TxPool(new PoolEntries(db), {
       minGasPrice: GWEI, priceBump: 10n, globalSlots: 10, globalQueue: 10, accountQueue: 10,
       blockGasLimit: () => 9_000_000n, accountAt: async () => ({ nonce: 0n, balance: MC }), journalPath: journalFile(dir),
     });
@@ -379,7 +381,7 @@ t.test('transactions a head switch gave back (journaled in LevelDB) leave LevelD
 });
 
 t.test('restore merges the journal file and LevelDB\'s entries; close leaves the pool\'s content in the file', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const a = new Account();
   const b = new Account();
   const fromFile = [a.tx(0n), a.tx(1n)];

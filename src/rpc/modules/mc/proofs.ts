@@ -2,11 +2,10 @@
 
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
 import { notFound, unsupported } from '../../../errors.js';
-import { proveAccount } from '../../../state/proof.js';
-import { feeHistory, MAX_FEE_HISTORY_BLOCKS } from '../../../blockchain/feeHistory.js';
+import { MAX_FEE_HISTORY_BLOCKS } from '../../../blockchain/feeHistory.js';
 import { ParamError, address, blockTag, count, method, optional, quantity, type Codec } from '../../params.js';
 import type { RpcMethod } from '../../types.js';
-import { resolveBlock, type McContext } from './context.js';
+import type { McBackend } from '../../backend.js';
 
 const slots: Codec<bigint[]> = (v, i) => {
   if (!Array.isArray(v)) throw new ParamError(i, `expected an array of storage keys`);
@@ -30,13 +29,13 @@ const percentiles: Codec<number[]> = (v, i) => {
   });
 };
 
-export function proofMethods(ctx: McContext): Record<string, RpcMethod> {
+export function proofMethods(backend: McBackend): Record<string, RpcMethod> {
   return {
     mc_getProof: method([address, slots, blockTag], async (addr, keys, tag) => {
-      const resolved = await resolveBlock(ctx, tag);
+      const resolved = await backend.blockAt(tag);
       if (!resolved) throw notFound('header not found');
       if (resolved.kind === 'pending') throw unsupported('proofs are served for mined blocks, not the pending block');
-      const p = await proveAccount(ctx.world, resolved.block.header.stateRoot, addr, keys);
+      const p = await backend.proof(resolved.block.header.stateRoot, addr, keys);
       return {
         address: bytesToHex(p.address),
         accountProof: p.accountProof.map(bytesToHex),
@@ -49,9 +48,9 @@ export function proofMethods(ctx: McContext): Record<string, RpcMethod> {
     }),
     mc_feeHistory: method([count, blockTag, optional(percentiles)], async (blocks, tag, pcts) => {
       if (blocks > MAX_FEE_HISTORY_BLOCKS) throw new ParamError(0, `at most ${MAX_FEE_HISTORY_BLOCKS} blocks`);
-      const resolved = await resolveBlock(ctx, tag === 'pending' ? 'latest' : tag);
+      const resolved = await backend.blockAt(tag === 'pending' ? 'latest' : tag);
       if (!resolved || resolved.kind !== 'mined') throw notFound('header not found');
-      const h = await feeHistory(ctx.chain, blocks, resolved.block.header.number, pcts);
+      const h = await backend.feeHistory(blocks, resolved.block.header.number, pcts);
       const out: Record<string, unknown> = {
         oldestBlock: encodeQuantity(h.oldestBlock),
         // No base fee on MOAC: one zero per block plus the next block's.

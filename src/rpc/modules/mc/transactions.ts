@@ -1,14 +1,13 @@
 // mc_* methods that send transactions, sign, and run calls.
 
-import { payloadOf, type TxRequest } from '../../../accounts/signer.js';
+import type { TxRequest } from '../../../accounts/signer.js';
 import { bytesToHex, encodeQuantity } from '../../../encoding/hex.js';
 import { invalidTransaction } from '../../../errors.js';
-import type { CallRequest } from '../../../execution/call.js';
 import {
   address, blockTag, data, decodeArg, member, method, objectParam, quantity, uint64, withDefault, type Codec,
 } from '../../params.js';
 import type { RpcMethod } from '../../types.js';
-import { resolveState, type McContext } from './context.js';
+import type { McBackend } from '../../backend.js';
 
 /** The transaction / call object (docs/methods.md#sending-transactions; MOAC adds shardingFlag, via, dappAddr). */
 export const txRequest: Codec<TxRequest> = (v, i) => {
@@ -43,37 +42,16 @@ function ethereumMembers(o: Record<string, unknown>, i: number): void {
 
 const latest = withDefault(blockTag, 'latest' as const);
 
-export function transactionMethods(ctx: McContext): Record<string, RpcMethod> {
+export function transactionMethods(backend: McBackend): Record<string, RpcMethod> {
   return {
-    mc_sendTransaction: method([txRequest], async (req) => {
-      // An impersonated account sends without a key: sealed at once as a system transaction.
-      if (req.from && ctx.impersonation?.isImpersonated(req.from)) {
-        return bytesToHex((await ctx.impersonation.sendImpersonated(req.from, await ctx.signer.fill(req))).hash);
-      }
-      const tx = await ctx.signer.sign(req);
-      await ctx.submitter.submit(tx);
-      return bytesToHex(tx.hash);
-    }),
+    mc_sendTransaction: method([txRequest], async (req) => bytesToHex((await backend.sendTransaction(req)).hash)),
     mc_sendRawTransaction: method([data], async (raw) => {
-      const tx = decodeArg(0, () => ctx.decodeRaw(raw));
-      await ctx.submitter.submit(tx);
+      const tx = decodeArg(0, () => backend.decodeRawTransaction(raw));
+      await backend.submit(tx);
       return bytesToHex(tx.hash);
     }),
-    mc_sign: method([address, data], (addr, message) => bytesToHex(ctx.wallet.signMessage(addr, message))),
-    mc_call: method([txRequest, latest], async (req, tag) => {
-      const at = tag === 'latest' ? { header: ctx.chain.head.header } : await resolveState(ctx, tag);
-      return bytesToHex(await ctx.calls.call(withDefaultFrom(ctx, req), at));
-    }),
-    mc_estimateGas: method([txRequest, latest], async (req, tag) => {
-      const at = await resolveState(ctx, 'pending' === tag ? 'pending' : tag);
-      const cap = req.gas ?? (await ctx.pending.get()).header.gasLimit;
-      return encodeQuantity(await ctx.calls.estimateGas(withDefaultFrom(ctx, req), at, cap));
-    }),
+    mc_sign: method([address, data], (addr, message) => bytesToHex(backend.signMessage(addr, message))),
+    mc_call: method([txRequest, latest], async (req, tag) => bytesToHex(await backend.call(req, tag))),
+    mc_estimateGas: method([txRequest, latest], async (req, tag) => encodeQuantity(await backend.estimateGas(req, tag))),
   };
-}
-
-/** Calls without `from` run as the first owned account, as the real node does. */
-function withDefaultFrom(ctx: McContext, req: TxRequest): CallRequest {
-  const from = req.from ?? ctx.wallet.firstAccount();
-  return { from, to: req.to, gas: req.gas, gasPrice: req.gasPrice, value: req.value, data: payloadOf(req) };
 }

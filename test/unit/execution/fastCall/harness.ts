@@ -8,7 +8,7 @@ import { createEVM } from '@ethereumjs/evm';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, hexToBytes } from '@ethereumjs/util';
 import type { Test } from 'tap';
-import { CallExecutor, type CallRequest } from '../../../../src/execution/call.js';
+import { CallExecutor, type CallOptions, type CallRequest } from '../../../../src/execution/call.js';
 import { createChainEvm } from '../../../../src/execution/evm.js';
 import { keccak256 } from '../../../../src/encoding/bytes.js';
 import { bytesToHex } from '../../../../src/encoding/hex.js';
@@ -16,11 +16,7 @@ import type { Header } from '../../../../src/chain/types.js';
 import type { WorldState } from '../../../../src/state/worldState.js';
 import { contract } from '../../../helpers/abi.js';
 
-export const FORKS = [
-  'chainstart', 'homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
-  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london',
-] as const;
-export type Fork = (typeof FORKS)[number];
+export { HARDFORKS as FORKS, type Hardfork as Fork } from '../../../../src/chain/hardforks.js';
 
 export const commonFor = (fork: string) =>
   createCustomCommon({ chainId: 100, name: 'mcnode' }, Mainnet, { hardfork: fork, customCrypto: { keccak256 } });
@@ -101,15 +97,15 @@ const blocks = {
   getBlockByNumber: async (n: bigint) => (n < HEADER_NUMBER ? { hash: keccak256(bytes(n.toString(16).padStart(64, '0'))) } : undefined),
 };
 
-export function pairFor(fork: string, sm: MerkleStateManager): Pair {
+/** A CallExecutor over `sm` under `fork`'s rules. */
+export function executorFor(fork: string, sm: MerkleStateManager, options: CallOptions = {}): CallExecutor {
   const common = commonFor(fork);
   const world = { stateManagerAt: async () => sm } as unknown as WorldState;
-  const makeEvm = (view: Parameters<typeof createChainEvm>[1]) => createChainEvm(common, view, blocks);
-  return {
-    fork,
-    fast: new CallExecutor(world, makeEvm, () => addr(COINBASE)),
-    library: new CallExecutor(world, makeEvm, () => addr(COINBASE), false),
-  };
+  return new CallExecutor(world, (view) => createChainEvm(common, view, blocks), options);
+}
+
+export function pairFor(fork: string, sm: MerkleStateManager): Pair {
+  return { fork, fast: executorFor(fork, sm), library: executorFor(fork, sm, { fastCall: false }) };
 }
 
 export function headerFor(root: Uint8Array, miner = COINBASE): Header {

@@ -163,4 +163,23 @@ export const EDGES: [string, string, bigint?][] = [
   ['memory starts zeroed', `PUSH 0 MLOAD ${keep(1)} PUSH 4000 MLOAD ${keep(2)} MSIZE ${keep(3)} ${ret(4)}`],
   ['pc gas msize', `PC ${keep(0)} GAS ${keep(1)} MSIZE ${keep(2)} PC ${keep(3)} ${ret(4)}`],
   ['push at the end of code', '0x63aabb'],
+  // Too few stack items for an op that also expands memory: which error comes first (the library's
+  // gas step reads some arguments, charges the memory, and the op takes the rest).
+  ['mstore with one item, unpayable offset', 'PUSH4 0xffffffff MSTORE'],
+  ['mstore8 with one item, unpayable offset', 'PUSH4 0xffffffff MSTORE8'],
+  ['mstore with one item', 'PUSH 64 MSTORE'],
+  ['mstore with no item', 'MSTORE'],
+  ['mload with no item', 'MLOAD'],
+  ['sha3 with one item, unpayable', 'PUSH4 0xffffffff SHA3'],
+  ['return with one item, unpayable', 'PUSH4 0xffffffff RETURN'],
+  ['revert with an unpayable range', 'PUSH1 0xda PUSH5 0x0100000000 REVERT'],
+  ['revert with a huge length', 'PUSH4 0x10000000 PUSH 0 REVERT'],
+  ['return with a huge length', 'PUSH4 0x10000000 PUSH 0 RETURN'],
+  ['calldatacopy with two items, unpayable', 'PUSH4 0xffffffff PUSH 0 CALLDATACOPY'],
+  ['returndatacopy with two items', 'PUSH 0 PUSH 0 RETURNDATACOPY'],
+  ['extcodecopy with three items, unpayable', `PUSH4 0xffffffff PUSH 0 ${a(RETURNER)} EXTCODECOPY`],
+  ['log1 with two items, unpayable', 'PUSH4 0xffffffff PUSH 0 LOG1'],
+  ['create with two items, unpayable', 'PUSH4 0xffffffff PUSH 0 CREATE'],
+  ['create2 with three items', 'PUSH 5 PUSH 0 PUSH 0 CREATE2'],
+  ['call with six items, unpayable', `PUSH4 0xffffffff PUSH 0 PUSH 0 PUSH 0 ${a(RETURNER)} GAS CALL`],
 ];
