@@ -10,7 +10,7 @@
 # MCNODE_RPCVHOSTS; every other flag has its MCNODE_* variable too (see --help).
 # test/integration/dockerfile.test.ts runs these steps without Docker, so keep them plain.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -22,7 +22,7 @@ COPY explorer ./explorer
 RUN npm run build
 RUN npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # Memory settings that only work when set before the process starts (docs/design/memory.md#glibc-malloc):
 # glibc's malloc serves every thread from two arenas instead of one per thread, and keeps blocks of
 # 128 KiB and more in mappings of their own, returned when freed. (The node caps V8's young

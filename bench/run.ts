@@ -3,7 +3,7 @@
 // Figures are measured and printed next to their targets; nothing here fails on a figure.
 //
 // Environment: BENCH_SECONDS (10) and BENCH_CONNECTIONS (16) per read workload; BENCH_TRANSFERS
-// (2000) per transfer workload (MOAC and classic); BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,layers,startup,pow,ethash,logs,reorg,subscriptions,devctl,network,explorer,scale,fork
+// (2000) per transfer workload (MOAC and classic); BENCH_ONLY=blockNumber,getBalance,call,getBlock,transfers,layers,startup,provider,pow,ethash,logs,reorg,subscriptions,devctl,network,explorer,scale,fork
 // to run a subset; BENCH_NODE_FLAGS for the node binary (e.g. "--cpu-prof --cpu-prof-dir /tmp/prof");
 // BENCH_NODE_ARGS for extra node CLI flags; BENCH_LOADGEN=js to use the JavaScript generator even when wrk is installed; BENCH_MARKS=<file> writes each workload's measured
 // window (for profileSummary.ts --marks).
@@ -19,7 +19,7 @@ import { deployStore, fillLatestBlock, selector, word } from './setup.js';
 import { benchTransfers, type TransferResult } from './transfers.js';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
-const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'layers', 'startup', 'pow', 'ethash', 'mining', 'logs', 'reorg', 'subscriptions', 'devctl', 'network', 'explorer', 'scale', 'fork'] as const;
+const WORKLOADS = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers', 'layers', 'startup', 'provider', 'pow', 'ethash', 'mining', 'logs', 'reorg', 'subscriptions', 'devctl', 'network', 'explorer', 'scale', 'fork'] as const;
 type Workload = (typeof WORKLOADS)[number];
 const NODE_WORKLOADS: readonly Workload[] = ['blockNumber', 'getBalance', 'call', 'getBlock', 'transfers'];
 
@@ -256,6 +256,7 @@ async function main(): Promise<void> {
   if (rows.length) printTable(rows);
   if (only.has('layers')) await runOptional('layers', 'benchLayers');
   if (only.has('startup')) await runOptional('startup', 'benchStartup');
+  if (only.has('provider')) await runOptional('provider', 'benchProvider');
   if (only.has('pow')) await runOptional('pow', 'benchPow');
   if (only.has('ethash')) await runOptional('ethash', 'benchEthash');
   if (only.has('mining')) await runOptional('mining', 'benchMining');

@@ -61,27 +61,25 @@ const BUNDLE_EXTERNAL = ['secp256k1', 'piscina'];
 
 /**
  * classic-level's JavaScript (and abstract-level's ~40 modules under it) is bundled; its binding
- * asks node-gyp-build for the addon beside the package, which the bundle finds from its own
- * directory: the path from dist/bundle/ to the package, fixed at build time.
+ * asks node-gyp-build for the addon in the package's directory, which the bundle finds at run
+ * time with Node's resolution from its own file: in a checkout that is ./node_modules, in an
+ * installed mcnode wherever npm put classic-level (hoisted beside mcnode, or under it).
  */
 const nativeBindingBeside = {
   name: 'native-binding-beside-package',
   setup(build) {
-    build.onLoad({ filter: /[\\/]classic-level[\\/]binding\.js$/ }, (args) => {
-      const relative = path.relative(BUNDLE_DIR, path.dirname(args.path)).split(path.sep).join('/');
-      return {
-        contents: `module.exports = require('node-gyp-build')(require('node:path').join(__dirname, ${JSON.stringify(relative)}));`,
-        loader: 'js',
-        resolveDir: path.dirname(args.path),
-      };
-    });
+    build.onLoad({ filter: /[\\/]classic-level[\\/]binding\.js$/ }, (args) => ({
+      contents: "module.exports = require('node-gyp-build')(require('node:path').dirname(require.resolve('classic-level')));",
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
   },
 };
 
 /**
  * Bundles the compiled CLI with esbuild (a devDependency) into one CommonJS file,
- * dist/bundle/mcnode.cjs, and its entry dist/bundle/cli.js, which runs it through a V8 code cache
- * (src/codeCache.ts): a cached start deserialises bytecode instead of compiling 2 MB of source.
+ * dist/bundle/mcnode.cjs, and its entry dist/bundle/cli.js, which runs it through a code cache
+ * (src/runtime/codeCache.ts): a cached start deserialises bytecode instead of compiling 2 MB of source.
  * Lazy `import()`s stay lazy (evaluated on first use). Without esbuild (a production-only install)
  * there is no bundle and `npm start` runs dist/src/cmd/cli.js; a failed bundle fails the build.
  */
@@ -109,15 +107,17 @@ export async function bundle() {
       // the cache is used), so no import() may stay in the bundle: externals load by require().
       supported: { 'dynamic-import': false },
       plugins: [nativeBindingBeside],
+      // The binding's require.resolve('classic-level') is meant for run time (the plugin above).
+      logOverride: { 'require-resolve-not-external': 'silent' },
     });
-    // One function expression, the CommonJS wrapper written out (src/codeCache.ts compiles the
-    // file as it is); the entry's hashbang line goes, and the line count stays.
+    // A CommonJS module, strict as its ES sources were, that Node requires (with its compile
+    // cache) or src/runtime/codeCache.ts compiles in the wrapper (with its own); the entry's
+    // hashbang line goes, and the line count stays.
     const file = path.join(BUNDLE_DIR, 'mcnode.cjs');
     // charset 'ascii' escapes strings and names; what non-ASCII is left sits in kept comments.
     const code = readFileSync(file, 'utf8').replace(/^#!.*/, '').replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
     if (/\bimport\(/.test(code)) throw new Error('an import() is left in the bundle: it fails when the code cache is used');
-    writeFileSync(file, "(function (exports, require, module, __filename, __dirname) { 'use strict'; " +
-      `var __mcnodeBundleUrl = require('node:url').pathToFileURL(__filename).href;${code}\n})`);
+    writeFileSync(file, `'use strict'; var __mcnodeBundleUrl = require('node:url').pathToFileURL(__filename).href;${code}\n`);
     await esbuild.build({
       ...common,
       entryPoints: [path.join(ROOT, 'dist', 'src', 'runtime', 'bundleEntry.js')],

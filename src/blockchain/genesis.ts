@@ -8,27 +8,9 @@ import { bigintToFixed } from '../encoding/bytes.js';
 import { hexToBytes } from '../encoding/hex.js';
 import type { BatchOp } from '../store/database.js';
 import type { WorldState } from '../state/worldState.js';
+import type { GenesisAlloc, GenesisSpec } from './genesisSpec.js';
 
-export interface GenesisAlloc {
-  balance: bigint;
-  code?: Uint8Array;
-  storage?: Map<bigint, bigint>;
-  nonce?: bigint;
-}
-
-export interface GenesisSpec {
-  nonce: bigint;
-  timestamp: bigint;
-  extraData: Uint8Array;
-  gasLimit: bigint;
-  difficulty: bigint;
-  mixHash: Uint8Array;
-  coinbase: Uint8Array;
-  /** lower-case 0x address → allocation */
-  alloc: Map<string, GenesisAlloc>;
-  /** `config.devControls`: dev-control system transactions are valid on this chain (default true, the devnet's) */
-  devControls?: boolean;
-}
+export type { GenesisAlloc, GenesisSpec };
 
 export async function buildGenesis(
   spec: GenesisSpec,

@@ -2,7 +2,7 @@
 // from a flag or an environment variable) into its typed form, or throws BadValue saying what
 // was expected. The loader adds the key, the value and where it came from.
 
-import type { GenesisAlloc } from '../blockchain/genesis.js';
+import type { GenesisAlloc } from '../blockchain/genesisSpec.js';
 import { parseDuration } from '../encoding/duration.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -40,8 +40,9 @@ export function decodeAt<T>(path: string, value: unknown, codec: Codec<T>): T {
   }
 }
 
-/** Non-negative integers from JSON numbers, decimal strings or 0x hex strings. */
+/** Non-negative integers from JSON numbers, decimal strings or 0x hex strings (and bigints, in the library's options). */
 export function toBigint(raw: unknown): bigint | undefined {
+  if (typeof raw === 'bigint') return raw >= 0n ? raw : undefined;
   if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? BigInt(raw) : undefined;
   if (typeof raw !== 'string') return undefined;
   const s = raw.trim();

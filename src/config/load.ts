@@ -1,7 +1,9 @@
 // Loading the configuration: built-in devnet defaults < config file (`--config`, a path or a
-// preset name) < environment (`MCNODE_*`) < flags. Raw settings are collected per dotted key
-// with where they came from, then every value is decoded by its schema codec, so an error names
-// the key, the value, what was expected and who set it. Loading only reads files.
+// preset name) < environment (`MCNODE_*`) < flags, or, for the library, defaults < preset <
+// an options object (`startNode({ mining: { mode: 'instant' }, rpcport: 0 })`). Raw settings are
+// collected per dotted key with where they came from, then every value is decoded by its schema
+// codec, so an error names the key, the value, what was expected and who set it. Loading only
+// reads files.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors.js';
 import { closest, parseArgs, wantsHelp, type Command, type FlagSetting } from './args.js';
 import { BadValue, bigint, bool, bytes, decodeAt, isRecord, toBigint, type Codec } from './codecs.js';
-import { OPTIONS, allEnvNames, optionByEnv, optionByKey, schema, type Config, type Genesis } from './schema.js';
+import { OPTIONS, allEnvNames, allFlagNames, optionByEnv, optionByFlag, optionByKey, schema, type Config, type Genesis } from './schema.js';
 
 export type { Config, Genesis, Command };
 
@@ -52,6 +54,12 @@ export interface LoadOptions {
   /** a JSON file path or a preset name; defaults to `MCNODE_CONFIG` */
   configFile?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Settings in object form, over the config file and the environment, later layers winning:
+   * what a config file holds, plus flag names (`rpcport`, `mining.mode`) at the top level.
+   * `where` names a layer in errors.
+   */
+  values?: readonly { object: Record<string, unknown>; where: string }[];
 }
 
 export function loadConfig(options: LoadOptions = {}): Config {
@@ -63,6 +71,9 @@ export function loadConfig(options: LoadOptions = {}): Config {
     for (const [key, setting] of fileSettings(readJson(file), file)) settings.set(key, setting);
   }
   for (const [key, setting] of envSettings(env)) settings.set(key, setting);
+  for (const { object, where } of options.values ?? []) {
+    for (const [key, setting] of objectSettings(object, where, true)) settings.set(key, setting);
+  }
   const repeated = new Map<string, unknown[]>();
   for (const flag of options.flags ?? []) {
     if (!flag.entry.option.repeatable) {
@@ -138,28 +149,42 @@ const GENESIS_EXTRAS = ['config', 'number', 'gasUsed', 'parentHash'];
 const SECTIONS = Object.keys(schema).filter((name) => optionByKey(name) === undefined);
 const ALL_KEYS = [...OPTIONS.map((e) => e.key), ...SECTIONS, ...GENESIS_EXTRAS.map((k) => `genesis.${k}`)];
 
-function unknownKey(key: string, file: string): ConfigError {
-  const guess = closest(key, ALL_KEYS);
-  return new ConfigError(`unknown config key ${key} in ${file}${guess === undefined ? '' : ` (did you mean ${guess}?)`}`);
+function unknownKey(key: string, where: string, candidates: readonly string[] = ALL_KEYS): ConfigError {
+  const guess = closest(key, candidates);
+  return new ConfigError(`unknown config key ${key} in ${where}${guess === undefined ? '' : ` (did you mean ${guess}?)`}`);
 }
 
 /** Flatten a (partial) config file to dotted keys; sections merge key by key, values replace. */
 function fileSettings(json: unknown, file: string): Settings {
   if (!isRecord(json)) throw new ConfigError(`config file ${file} must hold a JSON object`);
+  return objectSettings(json, file, false);
+}
+
+/**
+ * Flattens settings in object form to dotted keys. With `flagNames`, a top-level name that is
+ * neither a key nor a section may be a flag name (`rpcport`, `mine`, `mining.mode`): the
+ * library's options take what the command line takes.
+ */
+function objectSettings(object: Record<string, unknown>, where: string, flagNames: boolean): Settings {
   const out: Settings = new Map();
-  const origin = `in ${file}`;
-  for (const [name, value] of Object.entries(json)) {
+  const origin = `in ${where}`;
+  for (const [name, value] of Object.entries(object)) {
+    if (value === undefined) continue; // an option left out, spelled `{ key: undefined }`
+    const flag = flagNames ? optionByFlag(name) : undefined;
     if (optionByKey(name) !== undefined) {
       out.set(name, { value, origin });
-    } else if (SECTIONS.includes(name)) {
+    } else if (SECTIONS.includes(name) && (isRecord(value) || flag === undefined)) {
+      // `metrics`, `rpc` and `ws` are sections and flags too: `{ metrics: true }` is the flag's.
       if (!isRecord(value)) throw invalid(name, value, `an object of ${name}.* settings`, origin);
       for (const [field, v] of Object.entries(value)) {
         const key = `${name}.${field}`;
-        if (optionByKey(key) === undefined && !(name === 'genesis' && GENESIS_EXTRAS.includes(field))) throw unknownKey(key, file);
-        out.set(key, { value: v, origin });
+        if (optionByKey(key) === undefined && !(name === 'genesis' && GENESIS_EXTRAS.includes(field))) throw unknownKey(key, where);
+        if (v !== undefined) out.set(key, { value: v, origin });
       }
+    } else if (flag !== undefined) {
+      out.set(flag.key, { value, origin });
     } else {
-      throw unknownKey(name, file);
+      throw unknownKey(name, where, flagNames ? [...ALL_KEYS, ...allFlagNames()] : ALL_KEYS);
     }
   }
   return out;
@@ -189,7 +214,12 @@ function envSettings(env: NodeJS.ProcessEnv): Settings {
 // ---- decoding ----
 
 function show(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value); // a bigint or a cycle, from an options object
+  }
   return text.length > 80 ? text.slice(0, 77) + '…' : text;
 }
 

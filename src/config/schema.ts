@@ -5,7 +5,7 @@
 
 import { SECP256K1_N } from '../chain/secp256k1.js';
 import { isIP } from 'node:net';
-import type { GenesisSpec } from '../blockchain/genesis.js';
+import type { GenesisSpec } from '../blockchain/genesisSpec.js';
 import { POW_NAMES, type PowName } from '../consensus/powNames.js';
 import { validateMnemonic } from 'ethereum-cryptography/bip39/index.js';
 import { wordlist } from 'ethereum-cryptography/bip39/wordlists/english.js';

@@ -164,7 +164,7 @@ export class McNode {
   readonly network: NodeNetwork;
   /** in a fork datadir: its fork (docs/fork-mode.md) */
   readonly fork: OpenFork | undefined;
-  private closed = false;
+  private stopping?: Promise<void>;
 
   private constructor(private readonly parts: NodeParts) {
     ({
@@ -179,6 +179,11 @@ export class McNode {
     return this.parts.rpc.addresses;
   }
 
+  /**
+   * Opens the data directory, builds every part and binds every listener. A failure at any step
+   * closes what was opened so far (listeners, workers, the database and its lock) before it
+   * rejects: a library caller's process keeps running and may start a node on the directory again.
+   */
   static async start(config: Config, log: Logger = createLogger(config.verbosity), options: StartOptions = {}): Promise<McNode> {
     const chaindata = path.join(config.datadir, 'chaindata');
     // A new fork asks the upstream before anything is written: an unreachable one leaves no datadir behind.
@@ -192,11 +197,12 @@ export class McNode {
       await forkStart?.cache.close();
       throw err;
     }
+    const opened: Partial<NodeParts> = { config, log, db };
     let node: McNode;
     try {
-      node = await McNode.assemble(config, db, log, forkStart);
+      node = await McNode.assemble(config, db, log, opened, forkStart);
     } catch (err) {
-      await db.close().catch(() => undefined);
+      await closeParts(opened);
       throw err;
     }
     try {
@@ -211,24 +217,20 @@ export class McNode {
     return node;
   }
 
-  private static async assemble(given: Config, db: Database, baseLog: Logger, forkStart?: ForkStart): Promise<McNode> {
+  /** Builds the node; each part that needs closing goes into `opened` as soon as it exists. */
+  private static async assemble(given: Config, db: Database, baseLog: Logger, opened: Partial<NodeParts>, forkStart?: ForkStart): Promise<McNode> {
     // anvil_setLoggingEnabled(false) quiets the node's info and debug lines; warnings and errors stay.
     const logging = { enabled: true };
     const log = switchableLogger(baseLog, logging);
     const accounts = devAccounts(given);
     const core = await openChainCore(given, db, log, genesisSpec(given, accounts), forkStart);
-    const { fork } = core;
-    try {
-      return await McNode.assembleOn(forkConfig(given, fork, log), db, log, accounts, core, logging);
-    } catch (err) {
-      await fork?.runtime.cache.close().catch(() => undefined);
-      fork?.runtime.close();
-      throw err;
-    }
+    opened.fork = core.fork;
+    opened.pow = core.pow;
+    return McNode.assembleOn(forkConfig(given, core.fork, log), db, log, accounts, core, logging, opened);
   }
 
   private static async assembleOn(config: Config, db: Database, log: Logger, accounts: ReturnType<typeof devAccounts>, core: Awaited<ReturnType<typeof openChainCore>>,
-    logging: { enabled: boolean },
+    logging: { enabled: boolean }, opened: Partial<NodeParts>,
   ): Promise<McNode> {
     const { common, nodes, world, chain, builder, rules, pow, reader, difficulty, fork } = core;
     const chainId = core.chainId;
@@ -264,11 +266,13 @@ export class McNode {
       headRoot: () => chain!.head.header.stateRoot,
       journalPath: path.join(config.datadir, 'txpool.journal'),
     });
+    opened.pool = pool;
 
     const threads = config.mining.threads > 0 ? config.mining.threads : availableParallelism();
     // Instant mining seals one-transaction blocks at the devnet difficulty: on the search thread,
     // the event loop admits the next transactions meanwhile.
     const sealer = new Sealer({ threads, pow, searchThread: true });
+    opened.sealer = sealer;
     const seal: SealFunction = (sealHash, difficulty, signal, number, inline) => sealer.seal(sealHash, difficulty, { signal, number, inline });
     const coinbase = config.mining.moacbase ?? dev[0]?.address ?? new Uint8Array(20);
     // State-changing developer controls only where the genesis allows them (docs/developer-controls.md).
@@ -283,6 +287,7 @@ export class McNode {
       difficulty,
       clock,
     });
+    opened.miner = miner;
     // Before the pending-block cache hears of a new head, the pool has forgotten its mined transactions.
     chain.on('newHead', ({ block }) => pool.forgetMined(block.transactions));
     // Blocks that left the canonical chain (rewind, reorganisation) give their transactions back.
@@ -313,6 +318,7 @@ export class McNode {
       { timeoutSeconds: config.filters.timeout },
     );
     const subscriptions = new SubscriptionHub({ chain, rewinds: chain, pool });
+    Object.assign(opened, { filters, subscriptions });
 
     // Pool admission: classic transactions only once the next block may carry them. The journal
     // holds what the pool took: signed transactions, and impersonated ones (dev controls).
@@ -365,11 +371,13 @@ export class McNode {
         config.appChains,
       )
       : undefined;
+    opened.scs = scs;
     if (scs) builder.participants.add(scs);
     if (scs && site) explorerRoutes.set(EXPLORER_SCS_PATH, new Dispatcher({ methods: buildMethodTable(scsReadMethods({ scs, datadir: config.datadir })), gate }));
     // The peer-to-peer network starts last (after the RPC modules are built); handlers ask this holder at call time.
     const nodeKey = loadOrCreateNodeKey(config.datadir);
     const network = new NodeNetwork({ config, log, nodeKey, chain, pool, decodeTx: decodeForPool });
+    opened.network = network;
     const submitter = new TxSubmitter(pool, () => scs);
     const signer = new TxSigner({ wallet, gasPrice, world, chain, pool, appChainNonce: (appChain, from) => submitter.appChainNonce(appChain, from) });
     const backend = new NodeBackend({
@@ -426,6 +434,7 @@ export class McNode {
       db, chain, replay: (block) => new ChainTraces(chain, quietTraces).block(block, () => new TouchTracer()),
       log: (message, fields) => log.info(message, fields), warn: (message, fields) => log.warn(message, fields),
     });
+    opened.addressIndex = addressIndex;
     const search = new TransactionSearch({
       chain, index: new AddressIndexReader(db), building: () => addressIndex.building,
       nonceAt: async (address, number) => {
@@ -494,6 +503,7 @@ export class McNode {
         },
       })),
     });
+    opened.rpc = rpc;
     const node = new McNode({
       config, log, db, chain, world, pool, miner, wallet, methods, devAccounts: dev, sealer, importer, pow, filters, subscriptions, scs, rpc, network, gate, fork,
       addressIndex, stateFiles,
@@ -536,31 +546,63 @@ export class McNode {
     return node;
   }
 
-  /** Stops serving, lets an in-flight block write finish, closes the database. */
-  async stop(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    const { network, rpc, subscriptions, pool, filters, miner, scs, sealer, pow, db, addressIndex, fork, stateFiles, config, log } = this.parts;
-    await network.stop();
-    await rpc.stop();
-    await addressIndex.stop();
-    subscriptions.stop();
-    filters.stop();
-    await miner.stop();
-    // --dump-state: the head once nothing can move it any more. A failure is logged: the chain itself is safe.
-    if (config.state.dump) {
-      await stateFiles.writeFile(config.state.dump).catch((err: Error) => log.error('writing --dump-state failed', { file: config.state.dump, error: err.message }));
-    }
-    await scs?.stop();
-    // After the last block write: its pool updates may still journal removals.
-    await pool.settled();
-    pool.close();
-    await sealer.close();
-    await pow.close();
-    fork?.runtime.close();
-    await fork?.runtime.cache.close();
-    await db.close();
+  /**
+   * The HTTP endpoint's rules without its socket, for the library's in-process provider: the HTTP
+   * method table, the namespaces of `rpc.api`, the same start gate and metrics.
+   */
+  inProcessDispatcher(): Dispatcher {
+    return this.parts.rpc.inProcessDispatcher();
   }
+
+  /** Stops serving, lets an in-flight block write finish, closes the database. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= closeParts(this.parts);
+    return this.stopping;
+  }
+}
+
+/**
+ * Closes what a node opened, in order: listeners and peers first, then the miner and its pending
+ * writes, the pool, the workers, the database. Parts that were never opened (a start that failed
+ * half-way) are skipped; a failure to close one is logged and the rest still close.
+ */
+async function closeParts(parts: Partial<NodeParts>): Promise<void> {
+  const { network, rpc, addressIndex, subscriptions, pool, filters, miner, scs, sealer, pow, fork, db, log, config, stateFiles } = parts;
+  const dump = config?.state.dump;
+  const steps: [string, (() => unknown) | undefined][] = [
+    ['network', network && (() => network.stop())],
+    ['endpoints', rpc && (() => rpc.stop())],
+    ['address index', addressIndex && (() => addressIndex.stop())],
+    ['subscriptions', subscriptions && (() => subscriptions.stop())],
+    ['filters', filters && (() => filters.stop())],
+    ['miner', miner && (() => miner.stop())],
+    // --dump-state: the head once nothing can move it any more. A failure is logged: the chain itself is safe.
+    ['state dump', dump && stateFiles && (() => stateFiles.writeFile(dump).catch((err: Error) => log?.error('writing --dump-state failed', { file: dump, error: err.message })))],
+    ['scs', scs && (() => scs.stop())],
+    // After the last block write: its pool updates may still journal removals.
+    ['pool', pool && (async () => {
+      await pool.settled();
+      pool.close();
+    })],
+    ['sealer', sealer && (() => sealer.close())],
+    ['pow', pow && (() => pow.close())],
+    ['fork', fork && (async () => {
+      fork.runtime.close();
+      await fork.runtime.cache.close();
+    })],
+  ];
+  let failed: unknown;
+  for (const [name, step] of steps) {
+    try {
+      await step?.();
+    } catch (err) {
+      log?.error('closing failed', { part: name, error: (err as Error).message });
+      failed ??= err;
+    }
+  }
+  // The database last, whatever failed before: its lock is what a next start on the directory needs.
+  await db?.close();
+  if (failed !== undefined) throw failed;
 }
 
 /** The setters giving each dev account `balance` (a fork's first block). */

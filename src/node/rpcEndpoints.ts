@@ -8,10 +8,9 @@ import { checkIpcPath } from '../config/load.js';
 import { Dispatcher, StartGate } from '../rpc/dispatch.js';
 import { HttpRpcServer } from '../rpc/http.js';
 import type { FastPathCounts } from '../rpc/httpFastPath.js';
-import type { HttpEndpoint } from '../rpc/httpEndpoint.js';
+import { namespaceDispatcher, type HttpEndpoint } from '../rpc/httpEndpoint.js';
 import { IpcRpcServer } from '../rpc/ipc.js';
 import { WsRpcServer } from '../rpc/ws.js';
-import { namespaceOf } from '../rpc/modules/index.js';
 import { createScsServer } from '../rpc/modules/scs.js';
 import type { RpcMethod } from '../rpc/types.js';
 import { MetricsServer } from '../metrics/metricsServer.js';
@@ -87,14 +86,7 @@ export class RpcEndpoints {
   /** The separate WebSocket endpoint (`--ws`): its own namespaces (`--wsapi`) and origins (`--wsorigins`). */
   private async startWs(): Promise<void> {
     const { ws, rpc, verbosity } = this.deps.config;
-    const allowed = new Set<string>(ws.api);
-    const dispatcher = new Dispatcher({
-      methods: this.deps.methods.ws,
-      isAllowed: (name) => allowed.has(namespaceOf(name)),
-      debug: verbosity >= 4,
-      onCall: this.deps.rpcStats?.observe,
-      gate: this.deps.gate,
-    });
+    const dispatcher = namespaceDispatcher(this.deps.methods.ws, ws.api, { debug: verbosity >= 4, onCall: this.deps.rpcStats?.observe, gate: this.deps.gate });
     const upgrades = new WsRpcServer();
     const http = new HttpRpcServer({
       host: ws.addr, port: ws.port, corsOrigins: ws.origins, vhosts: rpc.vhosts,
@@ -103,6 +95,12 @@ export class RpcEndpoints {
     });
     this.deps.addresses.ws = await http.start();
     this.ws = { http, ws: upgrades };
+  }
+
+  /** HTTP's method table and namespaces (`rpc.api`) without a socket: the library's in-process provider. */
+  inProcessDispatcher(): Dispatcher {
+    const { config, methods, rpcStats, gate } = this.deps;
+    return namespaceDispatcher(methods.http, config.rpc.api, { debug: config.verbosity >= 4, onCall: rpcStats?.observe, gate });
   }
 
   /** The Prometheus endpoint (`--metrics`), on its own address and port. */

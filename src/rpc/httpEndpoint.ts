@@ -36,6 +36,19 @@ export interface HttpEndpointOptions {
   routes?: () => ReadonlyMap<string, Dispatcher>;
 }
 
+/**
+ * A dispatcher serving `methods` limited to the namespaces `apis`: the HTTP endpoint's, the
+ * separate WebSocket endpoint's and the library's in-process provider's.
+ */
+export function namespaceDispatcher(
+  methods: ReadonlyMap<string, RpcMethod>,
+  apis: readonly string[],
+  o: Pick<DispatcherOptions, 'debug' | 'onCall' | 'gate'>,
+): Dispatcher {
+  const allowed = new Set<string>(apis);
+  return new Dispatcher({ methods, isAllowed: (name) => allowed.has(namespaceOf(name)), debug: o.debug, onCall: o.onCall, gate: o.gate });
+}
+
 export class HttpEndpoint implements HttpControl {
   private server?: HttpRpcServer;
   /** WebSocket connections upgraded on this endpoint's port (Anvil's and Hardhat's convention) */
@@ -67,14 +80,7 @@ export class HttpEndpoint implements HttpControl {
   async start(settings: HttpSettings): Promise<Address> {
     if (this.closed) throw wrongState('node is stopping');
     if (this.server) throw alreadyExists(`HTTP RPC already running on ${settings.host}:${settings.port}`);
-    const allowed = new Set<string>(settings.apis);
-    const dispatcher = new Dispatcher({
-      methods: this.o.methods() as Map<string, RpcMethod>,
-      isAllowed: (name) => allowed.has(namespaceOf(name)),
-      debug: this.o.debug,
-      onCall: this.o.onCall,
-      gate: this.o.gate,
-    });
+    const dispatcher = namespaceDispatcher(this.o.methods(), settings.apis, this.o);
     const upgrades = new WsRpcServer();
     const server = new HttpRpcServer({
       host: settings.host,

@@ -8,7 +8,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import nodeModule from 'node:module';
 import { LAUNCH_ENV } from '../../src/runtime/heapTuning.js';
+import { codeCacheFile } from '../../src/runtime/codeCache.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The `mcnode` command: the bundle users run. */
@@ -163,8 +165,11 @@ export async function waitFor<T>(fn: () => Promise<T>, what: string, timeoutMs =
   }
 }
 
-/** The bundle's V8 code cache (src/runtime/codeCache.ts), beside the bundle. */
-export const CODE_CACHE = path.join(ROOT, 'dist/bundle/mcnode.cjs.cache');
+/** Node has its own compile cache (22.8 and later), which the bundle then uses instead of its own. */
+export const NODE_COMPILE_CACHE = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+/** The bundle's hand-kept code cache (src/runtime/codeCache.ts), where Node has no compile cache of its own. */
+export const CODE_CACHE = codeCacheFile(path.join(ROOT, 'dist/bundle/mcnode.cjs'));
 
 /**
  * Makes sure the bundle's code cache exists (a node start writes it), so that what runs next takes
@@ -172,10 +177,10 @@ export const CODE_CACHE = path.join(ROOT, 'dist/bundle/mcnode.cjs.cache');
  * which path it took: CACHE_USED.
  */
 export async function withCodeCache(datadir: string): Promise<void> {
-  if (existsSync(CODE_CACHE)) return;
+  if (!NODE_COMPILE_CACHE && CODE_CACHE !== undefined && existsSync(CODE_CACHE)) return;
   const node = await startNode(datadir, ['--mining.mode', 'off', '--ipcdisable']);
   await node.stop();
 }
 
-/** The debug line of a run from the bundle whose code cache V8 took. */
-export const CACHE_USED = /DEBUG code cache state=used\n/;
+/** The debug line of a run from the bundle with its code cache: the hand-kept one taken, or Node's. */
+export const CACHE_USED = NODE_COMPILE_CACHE ? /DEBUG code cache state=node\n/ : /DEBUG code cache state=used\n/;

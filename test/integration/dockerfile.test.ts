@@ -193,7 +193,7 @@ t.test('the Dockerfile builds and runs, step by step', async (t) => {
   }
 
   t.equal(stages.length, 2, 'multi-stage: build and runtime');
-  for (const s of stages) t.match(s.image, /^node:20-/, `${s.name} is an official Node 20 image`);
+  for (const s of stages) t.match(s.image, /^node:24-/, `${s.name} is an official Node 24 image`);
   t.same(substitutions, ['npm ci --no-audit --no-fund'], 'npm ci ran (substituted) once');
   const image = stages.at(-1)!;
   t.ok(image.user && image.user !== 'root' && image.user !== '0', `runs as a non-root user (${image.user})`);

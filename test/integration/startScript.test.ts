@@ -11,12 +11,15 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LAUNCH_ENV } from '../../src/runtime/heapTuning.js';
-import { ROOT, environmentOf, launchEnvOf, postJson, waitFor } from '../helpers/node.js';
+import { codeCacheFile } from '../../src/runtime/codeCache.js';
+import { NODE_COMPILE_CACHE, ROOT, environmentOf, launchEnvOf, postJson, waitFor } from '../helpers/node.js';
 import { testDir } from '../helpers/testDir.js';
 
 const START = path.join(ROOT, 'tools/start.mjs');
 const BIN = path.join(ROOT, 'bin/mcnode.js');
 const START_SCRIPT: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+
+const noBundle = !existsSync(path.join(ROOT, 'dist/bundle/cli.js')) && 'no dist/bundle (esbuild not installed)';
 
 /** This environment without the variables npm start sets (the tests expect their own values) */
 const plainEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !(k in LAUNCH_ENV)));
@@ -63,7 +66,7 @@ async function startVia(entry: string, datadir: string, env: NodeJS.ProcessEnv =
     proc.once('exit', (code) => resolve(code));
     proc.kill('SIGTERM');
   });
-  return { rpc, stop, pid: () => nodePid(proc.pid!) };
+  return { rpc, stop, pid: () => nodePid(proc.pid!), output: () => out };
 }
 
 async function servesAndMines(t: Test, entry: string) {
@@ -104,7 +107,7 @@ t.test('bin/mcnode.js (the package\'s bin) serves requests and mines a transacti
   await servesAndMines(t, BIN);
 });
 
-t.test('the bundle itself, when the build made one', { skip: !existsSync(path.join(ROOT, 'dist/bundle/cli.js')) && 'no dist/bundle (esbuild not installed)' },
+t.test('the bundle itself, when the build made one', { skip: noBundle },
   (t) => servesAndMines(t, path.join(ROOT, 'dist/bundle/cli.js')));
 
 /** The cache file is whole: its payload hash (src/codeCache.ts's format) matches. */
@@ -114,16 +117,23 @@ function cacheIsWhole(file: string): boolean {
   return bytes.length > header && createHash('sha256').update(bytes.subarray(header)).digest().equals(bytes.subarray(header - 32, header));
 }
 
+/** A copy of dist/bundle beside it (same depth: node_modules, workers and config resolve alike), so that other tests' starts do not touch its cache. */
+function bundleCopy(t: Test): string {
+  const dir = path.join(ROOT, 'dist', `bundle-test-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(path.join(ROOT, 'dist/bundle'), dir, { recursive: true });
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 t.test('the bundle\'s code cache: written after a start, used by the next, replaced when damaged',
-  { skip: !existsSync(path.join(ROOT, 'dist/bundle/cli.js')) && 'no dist/bundle (esbuild not installed)' }, async (t) => {
-    // A copy beside dist/bundle (same depth: node_modules, workers and config resolve alike), so
-    // that other tests' starts do not touch this cache.
-    const dir = path.join(ROOT, 'dist', `bundle-test-${process.pid}`);
-    rmSync(dir, { recursive: true, force: true });
-    cpSync(path.join(ROOT, 'dist/bundle'), dir, { recursive: true, filter: (f) => !f.endsWith('.cache') });
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  { skip: noBundle || (NODE_COMPILE_CACHE && 'Node has its own compile cache, which the bundle uses instead') }, async (t) => {
+    const dir = bundleCopy(t);
     const entry = path.join(dir, 'cli.js');
-    const cacheFile = path.join(dir, 'mcnode.cjs.cache');
+    const cacheFile = codeCacheFile(path.join(dir, 'mcnode.cjs'))!;
+    t.ok(cacheFile && !cacheFile.startsWith(ROOT), 'the cache lives outside the package');
+    rmSync(cacheFile, { force: true });
+    t.teardown(() => rmSync(cacheFile, { force: true }));
 
     await servesAndMines(t, entry);
     t.ok(existsSync(cacheFile) && cacheIsWhole(cacheFile), 'a start without a cache wrote one');
@@ -137,4 +147,22 @@ t.test('the bundle\'s code cache: written after a start, used by the next, repla
     writeFileSync(cacheFile, damaged);
     await servesAndMines(t, entry);
     t.ok(cacheIsWhole(cacheFile), 'a damaged cache: the node started anyway and wrote a whole one');
+  });
+
+t.test('Node\'s own compile cache, where Node has one: written after a start, used by the next',
+  { skip: noBundle || (!NODE_COMPILE_CACHE && 'Node has no compile cache of its own before 22.8') }, async (t) => {
+    const dir = bundleCopy(t);
+    const bundle = path.join(dir, 'mcnode.cjs');
+    // Node says what its cache did with each module (its native debug output, on stderr).
+    const base = testDir(t);
+    const env = { ...plainEnv, NODE_COMPILE_CACHE: path.join(base, 'compile-cache'), NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
+    const first = await startVia(path.join(dir, 'cli.js'), path.join(base, 'first'), env);
+    t.equal(await first.rpc('net_listening'), true);
+    await first.stop();
+    t.match(first.output(), `writing cache for CommonJS ${bundle} to temporary file`, 'the first start wrote the bundle\'s cache');
+    const second = await startVia(path.join(dir, 'cli.js'), path.join(base, 'second'), env);
+    t.equal(await second.rpc('mc_blockNumber'), '0x0');
+    await second.stop();
+    t.match(second.output(), `V8 code cache for CommonJS ${bundle} was accepted`, 'the next start used it');
+    t.notMatch(second.output(), `writing cache for CommonJS ${bundle}`, 'and kept it as it was');
   });

@@ -203,6 +203,34 @@ t.test('loading writes nothing', async (t) => {
   t.same(fs.readdirSync(dir), []);
 });
 
+t.test('settings in object form (the library\'s options): keys, sections, flag names, later layers winning', async (t) => {
+  const c = loadConfig({
+    values: [
+      { object: { rpc: { port: 0 }, verbosity: 2 }, where: 'the defaults' },
+      { object: { rpcport: 9000, 'mining.mode': 'instant', mine: false, chain: { chainId: 7n }, accounts: { devCount: 3 }, metrics: true }, where: 'the options' },
+    ],
+  });
+  t.equal(c.rpc.port, 9000, 'a flag alias names its key, and the later layer wins');
+  t.equal(c.verbosity, 2, 'an earlier layer holds where the later says nothing');
+  t.equal(c.mining.mode, 'instant', 'a dotted key at the top level');
+  t.equal(c.mining.mine, false);
+  t.equal(c.chain.chainId, 7n, 'a bigint');
+  t.equal(c.accounts.devCount, 3);
+  t.equal(c.metrics.enabled, true, '`metrics` is a section and a flag: a boolean is the flag');
+  t.equal(loadConfig({ values: [{ object: { mining: { mode: undefined } }, where: 'x' }] }).mining.mode, 'mixed', 'undefined is left out');
+  t.throws(() => loadConfig({ values: [{ object: { minig: {} }, where: 'the options' }] }), { message: 'unknown config key minig in the options (did you mean mining?)' });
+  t.throws(() => loadConfig({ values: [{ object: { rpcprot: 1 }, where: 'the options' }] }), { message: 'unknown config key rpcprot in the options (did you mean rpcport?)' });
+  t.throws(() => loadConfig({ values: [{ object: { mining: { mode: 'later' } }, where: 'the options' }] }), {
+    message: /^invalid config value for mining\.mode: "later" \(expected one of .*; set in the options\)$/,
+  });
+  t.throws(() => loadConfig({ values: [{ object: { chain: { chainId: -1n } }, where: 'the options' }] }), {
+    message: /^invalid config value for chain\.chainId: -1 \(expected an integer from 1 to 2\^64-1 \(decimal or 0x hex\); set in the options\)$/,
+  });
+  t.throws(() => loadConfig({ values: [{ object: { chain: 5 }, where: 'the options' }] }), /invalid config value for chain: 5 \(expected an object of chain\.\* settings/);
+  const over = loadConfig({ configFile: 'testnet', values: [{ object: { rpcport: 1 }, where: 'x' }] });
+  t.same([over.rpc.port, over.chain.chainId], [1, 101n], 'over a preset, which keeps the rest');
+});
+
 t.test('http.fastPath: on by default; the flag in every boolean form, the env name, the config file', async (t) => {
   t.equal(load([]).http.fastPath, true);
   t.equal(load(['--http.fastpath=false']).http.fastPath, false);

@@ -1,11 +1,11 @@
-// The bundle loader's code cache (src/codeCache.ts): used when it matches, ignored when it is for
-// other bytes, damaged or refused by V8, and written anew after such a run. Each run is its own
+// The bundle loader's hand-kept code cache (src/runtime/codeCache.ts): used when it matches, ignored when it is for
+// other bytes, damaged or refused by V8, and written anew after such a run; where it lives. Each run is its own
 // Node process (V8 keeps compiled scripts per process, which would hide what the cache does), on
 // the compiled loader in dist/ (`npm test` builds first).
 
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../../helpers/node.js';
@@ -14,16 +14,16 @@ import { testDir } from '../../helpers/testDir.js';
 const LOADER = pathToFileURL(path.join(ROOT, 'dist/src/runtime/codeCache.js')).href;
 const MAGIC_LENGTH = 'mcnode code cache 1\n'.length;
 
-/** A wrapped CommonJS "bundle" whose top level records that it ran. */
+/** A CommonJS "bundle" whose top level records that it ran. */
 const bundle = (body: string) =>
-  `(function (exports, require, module, __filename, __dirname) { 'use strict';\n` +
+  `'use strict';\n` +
   `module.exports.ran = (globalThis.ranCount = (globalThis.ranCount ?? 0) + 1);\n` +
-  `module.exports.file = __filename;\n${body}\n})`;
+  `module.exports.file = __filename;\n${body}\n`;
 
 /** Runs the loader on `file` in a fresh process; `save` writes the cache afterwards. */
 function run(file: string, save = false, nodeFlags: string[] = []): { state: string; ran: number; saved?: boolean } {
   const script = `import { runBundle } from ${JSON.stringify(LOADER)};
-    const r = runBundle(${JSON.stringify(file)});
+    const r = runBundle(${JSON.stringify(file)}, ${JSON.stringify(`${file}.cache`)});
     const out = { state: r.state, ran: globalThis.ranCount };
     if (${save}) out.saved = r.save();
     process.stdout.write(JSON.stringify(out));`;
@@ -90,4 +90,29 @@ t.test('a cache that cannot be written is not kept', async (t) => {
 t.test('what the bundle throws at its top level reaches the caller', async (t) => {
   const dir = testDir(t, { 'b.cjs': bundle("throw new Error('top level failed');") });
   t.throws(() => run(path.join(dir, 'b.cjs')), /top level failed/);
+});
+
+t.test('the hand-kept cache lives in a directory of this user\'s in the temporary directory, never beside the bundle', async (t) => {
+  const { codeCacheFile } = await import('../../../src/runtime/codeCache.js');
+  const tmp = testDir(t);
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = tmp; // os.tmpdir() follows it
+  t.teardown(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  });
+  const bundleFile = path.join(ROOT, 'dist/bundle/mcnode.cjs');
+  const file = codeCacheFile(bundleFile)!;
+  const dir = path.dirname(file);
+  t.equal(path.dirname(dir), tmp);
+  t.match(path.basename(file), /^[0-9a-f]{16}\.cache$/);
+  t.equal(statSync(dir).mode & 0o777, 0o700, 'made for this user alone');
+  t.not(codeCacheFile(path.join(ROOT, 'dist/bundle-copy/mcnode.cjs')), file, 'one file per bundle path');
+  chmodSync(dir, 0o777);
+  t.equal(codeCacheFile(bundleFile), undefined, 'a directory others may write to is not used');
+  chmodSync(dir, 0o700);
+  if (process.getuid?.() === 0) {
+    chownSync(dir, 65534, 65534);
+    t.equal(codeCacheFile(bundleFile), undefined, 'nor one another user owns');
+  }
 });
