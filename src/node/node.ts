@@ -577,7 +577,7 @@ async function closeParts(parts: Partial<NodeParts>): Promise<void> {
     ['filters', filters && (() => filters.stop())],
     ['miner', miner && (() => miner.stop())],
     // --dump-state: the head once nothing can move it any more. A failure is logged: the chain itself is safe.
-    ['state dump', dump && stateFiles && (() => stateFiles.writeFile(dump).catch((err: Error) => log?.error('writing --dump-state failed', { file: dump, error: err.message })))],
+    ['state dump', dump !== undefined && stateFiles ? (() => stateFiles.writeFile(dump).catch((err: Error) => log?.error('writing --dump-state failed', { file: dump, error: err.message }))) : undefined],
     ['scs', scs && (() => scs.stop())],
     // After the last block write: its pool updates may still journal removals.
     ['pool', pool && (async () => {

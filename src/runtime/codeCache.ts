@@ -117,6 +117,19 @@ export function codeCacheFile(bundleFile: string): string | undefined {
   return path.join(dir, `${sha256(path.resolve(bundleFile)).toString('hex').slice(0, 16)}.cache`);
 }
 
+/** Launch options of Node's own that leave V8's flags (and so the cache's fit) as they are. */
+const NODE_ONLY = /^(--import|--require|-r|--loader|--experimental-loader|--enable-source-maps|--input-type|--no-warnings|--trace-warnings|--title|--env-file|-e|--eval|-p|--print)(=|$)/;
+
+/**
+ * Whether a run launched with these Node options writes the cache. V8 refuses a cache made under
+ * other V8 flags, so a run with V8 flags of its own (`node --expose-gc …`, or in NODE_OPTIONS)
+ * keeps the cache it found: otherwise such runs and plain ones would throw each other's away.
+ */
+export function writesCache(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
+  const options = (nodeOptions ?? '').split(/\s+/).map((o) => o.replace(/^["']+|["']+$/g, ''));
+  return [...execArgv, ...options].filter((o) => o.startsWith('-')).every((o) => NODE_ONLY.test(o));
+}
+
 /** Node's own compile cache, on Node 22.8 and later. */
 const builtinCache = (nodeModule as { enableCompileCache?: () => { status: number } }).enableCompileCache;
 /** enableCompileCache()'s statuses that mean the cache is on. */
@@ -138,8 +151,9 @@ export function startBundle(file: string): void {
     return;
   }
   let run: BundleRun | undefined;
+  const mayWrite = writesCache(process.execArgv, process.env.NODE_OPTIONS);
   globals[STARTED_HOOK] = () => {
-    if (run && run.state !== 'used') run.save();
+    if (run && run.state !== 'used' && mayWrite) run.save();
   };
   run = runBundle(file, codeCacheFile(file), (state) => {
     globals[STATE] = state;

@@ -5,7 +5,7 @@
 
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../../helpers/node.js';
@@ -115,4 +115,34 @@ t.test('the hand-kept cache lives in a directory of this user\'s in the temporar
     chownSync(dir, 65534, 65534);
     t.equal(codeCacheFile(bundleFile), undefined, 'nor one another user owns');
   }
+});
+
+t.test('a run launched with V8 flags of its own leaves the cache to plain runs', async (t) => {
+  const { writesCache } = await import(LOADER);
+  t.equal(writesCache([], undefined), true);
+  t.equal(writesCache([], ' '), true);
+  t.equal(writesCache(['--expose-gc'], undefined), false, 'flags on the command line');
+  t.equal(writesCache([], '--max-old-space-size=512'), false, 'NODE_OPTIONS');
+  t.equal(writesCache(['--enable-source-maps'], '"--import=file:///x.mjs" --require ./y.cjs'), true, 'options of Node\'s own only');
+  // End to end, where this loader keeps the cache (Node without its own compile cache).
+  const builtin = await import('node:module').then((m) => typeof (m.default as { enableCompileCache?: unknown }).enableCompileCache === 'function');
+  if (builtin) return t.comment('Node keeps the cache itself here');
+  const dir = testDir(t, { 'b.cjs': SOURCE });
+  const file = path.join(dir, 'b.cjs');
+  // A script file, not `-e`: the options of `node -e` are themselves launch flags.
+  const script = path.join(dir, 'start.mjs');
+  writeFileSync(script, `
+    import { startBundle, codeCacheFile, codeCacheState } from ${JSON.stringify(LOADER)};
+    startBundle(${JSON.stringify(file)});
+    globalThis[Symbol.for('mcnode.started')]();
+    process.stdout.write(JSON.stringify({ state: codeCacheState(), file: codeCacheFile(${JSON.stringify(file)}) }));`);
+  const { codeCacheFile } = await import(LOADER);
+  rmSync(codeCacheFile(file), { force: true }); // this fixture's path may have a cache from an earlier run
+  const start = (flags: string[]) => execFileSync(process.execPath, [...flags, script], { encoding: 'utf8' });
+  const first = JSON.parse(start([]));
+  t.equal(first.state, 'missing');
+  const plain = readFileSync(first.file);
+  t.equal(JSON.parse(start(['--no-opt'])).state, 'rejected', 'another V8 flag: refused');
+  t.same(readFileSync(first.file), plain, 'and not overwritten');
+  t.equal(JSON.parse(start([])).state, 'used', 'the plain run still finds its own');
 });
