@@ -48,7 +48,7 @@ const KIND_TO_ERROR: { readonly [K in ErrorKind]: (err: NodeError, debug: boolea
   [ErrorKind.ForkUnavailable]: (e) => withData(RpcCode.Server, e.message, e.data),
   [ErrorKind.Timeout]: (e) => withData(RpcCode.Timeout, e.message, revertData(e.data)),
   [ErrorKind.Unavailable]: (e) => withData(RpcCode.MethodNotFound, e.message, e.data),
-  [ErrorKind.SimulationRejected]: (e) => ({ code: e instanceof SimulationError ? e.code : RpcCode.Server, message: e.message }),
+  [ErrorKind.SimulationRejected]: (e) => withData(e instanceof SimulationError ? e.code : RpcCode.Server, e.message, e.data),
   [ErrorKind.Internal]: (e, debug) => withData(RpcCode.Internal, e.message || 'internal error', debug ? e.stack : undefined),
 };
 

@@ -3,7 +3,7 @@
 // own logs with their position among its calls).
 
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
-import { gethError, type TracedTx, type Tracer, type TxOutcome } from './tracer.js';
+import { gethError, type FrameEnd, type TracedTx, type Tracer, type TxOutcome } from './tracer.js';
 import { decodeRevertReason } from '../execution/revertReason.js';
 
 export interface CallTracerOptions {
@@ -102,7 +102,7 @@ export class CallTracer implements Tracer<CallFrame> {
     this.stack.push(frame);
   }
 
-  exit(result: EVMResult): void {
+  exit(result: EVMResult, end?: FrameEnd): void {
     const frame = this.stack.pop();
     if (!frame) return;
     const exec = result.execResult;
@@ -114,7 +114,7 @@ export class CallTracer implements Tracer<CallFrame> {
     if (error === undefined) {
       frame.output = exec.returnValue.slice();
     } else {
-      frame.error = gethError(error);
+      frame.error = end?.error ?? gethError(error);
       if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = undefined;
       if (error === 'revert' && exec.returnValue.length > 0) {
         frame.output = exec.returnValue.slice();

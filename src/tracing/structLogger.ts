@@ -3,7 +3,7 @@
 // far and the last call's return data.
 
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
-import { TraceLimit, gethError, type Tracer, type TxOutcome } from './tracer.js';
+import { TraceLimit, gethError, type FrameEnd, type Tracer, type TxOutcome } from './tracer.js';
 
 export interface StructLoggerOptions {
   disableStack: boolean;
@@ -104,12 +104,12 @@ export class StructLogger implements Tracer<StructTrace> {
     this.returnData[message.depth] = new Uint8Array();
   }
 
-  exit(result: EVMResult): void {
+  exit(result: EVMResult, end?: FrameEnd): void {
     const depth = this.open.pop() ?? 0;
     if (depth > 0) this.returnData[depth - 1] = result.execResult.returnValue.slice();
     const error = result.execResult.exceptionError?.error;
     const last = this.lastAt[depth];
-    if (error && error !== 'revert' && last !== undefined && this.logs[last]) this.logs[last].error = gethError(error);
+    if (error && error !== 'revert' && last !== undefined && this.logs[last]) this.logs[last].error = end?.error ?? gethError(error);
   }
 
   finish(outcome: TxOutcome): StructTrace {

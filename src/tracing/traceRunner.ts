@@ -16,10 +16,11 @@ import { callGas, type CallRequest } from '../execution/call.js';
 import { RunClock, withClock } from '../execution/runClock.js';
 import { intrinsicGas } from '../execution/gas.js';
 import { consoleOf } from '../execution/consoleLog.js';
+import { invalidOpcodeMessage } from '../execution/laterOpcodes.js';
 import { bytesToHex } from '../encoding/hex.js';
 import type { TrieNodeStore } from '../state/trieNodeStore.js';
 import type { WorldState } from '../state/worldState.js';
-import { TraceLimit, type TraceLimits, type TracedTx, type Tracer, type TxOutcome } from './tracer.js';
+import { TraceLimit, gethError, type TraceLimits, type TracedTx, type Tracer, type TxOutcome } from './tracer.js';
 
 export interface TraceRunnerDeps {
   world: WorldState;
@@ -158,11 +159,28 @@ function replayFailed(index: number, reason: string): NodeError {
   return new NodeError(ErrorKind.Internal, `re-executing transaction ${index} of the block failed: ${reason}`);
 }
 
+/** A frame's error as geth words it; an opcode a later hardfork defines is named with the chain's hardfork. */
+function frameError(result: EVMResult, message: Message | undefined, evm: EVM): string | undefined {
+  const error = result.execResult.exceptionError?.error;
+  if (error === undefined) return undefined;
+  const code = message?.code;
+  if (error === 'invalid opcode' && code instanceof Uint8Array) return invalidOpcodeMessage(code, evm.common);
+  return gethError(error);
+}
+
 /** Runs `run` with the tracer's listeners on the EVM, under the trace's clock. */
 async function withTracer<T>(evm: EVM, tracer: Tracer<unknown>, clock: RunClock, run: () => Promise<T>): Promise<T> {
   const onStep = (step: InterpreterStep) => tracer.step?.(step);
-  const onEnter = (message: Message) => tracer.enter?.(message);
-  const onExit = (result: EVMResult) => tracer.exit?.(result);
+  // The open frames' messages: by a frame's end its code is loaded, which names an invalid opcode.
+  const open: Message[] = [];
+  const onEnter = (message: Message) => {
+    open.push(message);
+    tracer.enter?.(message);
+  };
+  const onExit = (result: EVMResult) => {
+    const message = open.pop();
+    tracer.exit?.(result, { error: frameError(result, message, evm) });
+  };
   const events = evm.events!;
   events.on('step', onStep);
   events.on('beforeMessage', onEnter);

@@ -33,10 +33,15 @@ export interface TraceStates {
   after: MerkleStateManager;
 }
 
+/** What the runner adds to a frame's result: its error in geth's words, a later hardfork's opcode named (design.md §17). */
+export interface FrameEnd {
+  error: string | undefined;
+}
+
 export interface Tracer<R> {
   step?(step: InterpreterStep): void;
   enter?(message: Message): void;
-  exit?(result: EVMResult): void;
+  exit?(result: EVMResult, end?: FrameEnd): void;
   /** true when `finish` needs the states before and after the transaction */
   readonly wantsStates?: boolean;
   begin?(tx: TracedTx): void;

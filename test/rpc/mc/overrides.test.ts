@@ -4,7 +4,7 @@
 // and the chain-agnostic cases answered as the real Anvil answers them.
 
 import t from 'tap';
-import { startNode, type TestNode } from '../../helpers/node.js';
+import { startNode, waitFor, type TestNode } from '../../helpers/node.js';
 import { DEV } from '../../helpers/accounts.js';
 import { asm } from '../../helpers/evmAsm.js';
 import { fastCallCounters } from '../../helpers/fastCallMetrics.js';
@@ -123,4 +123,24 @@ t.test('an opcode of a later hardfork is named, in calls and estimates', async (
   t.same(await node.call('eth_call', [{ data: code }, 'latest']).then((r) => r.error), { code: -32000, message }, 'init code');
   t.same(await node.call('eth_call', [{ to: X }, 'pending', { [X]: { code } }]).then((r) => r.error), { code: -32000, message }, 'on the pending block');
   t.same(await node.call('eth_call', [{ to: X }, 'latest', { [X]: { code: '0xfe' } }]).then((r) => r.error), { code: -32000, message: 'invalid opcode' }, 'INVALID itself stays plain');
+});
+
+t.test('a trace names it too: debug_traceCall and a failed transaction', async (t) => {
+  const runtime = '60806040525f80fd'; // PUSH1 0x80 PUSH1 0x40 MSTORE PUSH0 DUP1 REVERT
+  const message = 'invalid opcode: PUSH0 (0x5f) is not in petersburg; compile with evmVersion petersburg';
+  const override = { [X]: { code: '0x' + runtime } };
+  const frame = await node.rpc('debug_traceCall', [{ to: X }, 'latest', { tracer: 'callTracer', stateOverrides: override }]);
+  t.equal(frame.error, message, 'callTracer');
+  const steps = await node.rpc('debug_traceCall', [{ to: X }, 'latest', { stateOverrides: override }]);
+  t.equal(steps.failed, true);
+  t.equal(steps.structLogs.at(-1).error, message, 'the struct logger\'s failing step');
+  // Deployed by init code without PUSH0 (it copies the runtime out), then called by a mined transaction.
+  const init = '0x6008600c60003960086000f3' + runtime;
+  const deploy = await node.rpc('eth_sendTransaction', [{ from: DEV[0].address, data: init, gas: '0x30000' }]);
+  const receipt = (hash: string) => waitFor(() => node.rpc('eth_getTransactionReceipt', [hash]), `receipt ${hash}`);
+  const created = (await receipt(deploy)).contractAddress;
+  t.equal(await node.rpc('eth_getCode', [created, 'latest']), '0x' + runtime);
+  const failed = await node.rpc('eth_sendTransaction', [{ from: DEV[0].address, to: created, gas: '0x30000' }]);
+  t.equal((await receipt(failed)).status, '0x0');
+  t.equal((await node.rpc('debug_traceTransaction', [failed, { tracer: 'callTracer' }])).error, message, 'the mined transaction\'s trace');
 });
