@@ -42,6 +42,17 @@ t.test('evm_revert takes the reverted blocks\' transactions out of the index', a
   t.same(await search(s.payee), [again, s.forward], 'a block at the same height indexes its own');
 });
 
+t.test('anvil_rollback takes the rolled-back block\'s transactions out of the index', async (t) => {
+  const before = await search(s.payee);
+  const extra = await send({ to: s.payee, value: '0x3' });
+  t.same(await search(s.payee), [extra, ...before]);
+  await node.rpc('miner_stop'); // the rolled-back transaction goes back to the pool: keep it there
+  t.equal(await node.rpc('anvil_rollback', [1]), null);
+  t.same(await search(s.payee), before, 'gone with its block');
+  await node.rpc('anvil_dropTransaction', [extra]);
+  await node.rpc('miner_start');
+});
+
 t.test('debug_setHead rewinds the index with the head', async (t) => {
   const forwardBlock = (await node.rpc('mc_getTransactionReceipt', [s.forward])).blockNumber;
   await node.rpc('miner_stop'); // the removed transactions go back to the pool: keep them there
