@@ -61,6 +61,12 @@ function summarize(codes: Array<Code | undefined>): Array<[Code | undefined, num
   return runs;
 }
 
+/**
+ * How long a reply may take before the case counts as hung: long, since a batch of 2 MiB calls
+ * (each verified on the library EVM in tests) is slow on a busy machine; speed is not judged here.
+ */
+const REPLY_WAIT_MS = 150_000;
+
 function urlOf(target: Target): string {
   return target === 'vnode' ? node.http! : node.scs!;
 }
@@ -70,7 +76,7 @@ async function overHttp(t: Test, c: CorpusCase, target: Target, request: string 
   const base = target === 'scsdebug' ? '/rpc' : '/';
   const path = c.http?.path === undefined ? base : c.http.path.startsWith('?') ? base + c.http.path : c.http.path;
   let reply: HttpReply;
-  const send = () => httpCall(urlOf(target), { ...c.http, path, body: request, timeoutMs: 30_000 });
+  const send = () => httpCall(urlOf(target), { ...c.http, path, body: request, timeoutMs: REPLY_WAIT_MS });
   try {
     reply = await send().catch((err: NodeJS.ErrnoException) => {
       // A refused upload is never read: the server answers 413 and closes, and a client still
@@ -104,7 +110,7 @@ async function overIpc(t: Test, c: CorpusCase, request: string | Buffer, exp: Ex
       conn.write('\n');
     } else conn.write(Buffer.concat([text, Buffer.from('\n')]));
     for (const code of exp.lines ?? [undefined]) {
-      const line = await conn.next(30_000);
+      const line = await conn.next(REPLY_WAIT_MS);
       if (line === undefined) return void t.fail(`${label}: connection closed without a reply`);
       checkReply(t, label, line, code === undefined ? exp : { code });
     }
