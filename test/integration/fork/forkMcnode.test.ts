@@ -192,7 +192,7 @@ t.test('a fork of an mcnode upstream', async (t) => {
     await fork.stop();
   });
 
-  // Known fault (since merging main at f54be9a): the funding block sealed by anvil_reset() after
+  // Known fault (since merging main at f679ab4): the funding block sealed by anvil_reset() after
   // local blocks in the same process re-executes on import to another state root (balances and
   // nonces agree; the difference is elsewhere in the fork trie). Passed before that merge.
   t.test('export and import of the fork with the upstream down', { todo: 'state root mismatch on import after anvil_reset (see comment)' }, async (t) => {
