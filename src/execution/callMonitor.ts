@@ -6,6 +6,7 @@
 
 import { bytesToHex } from '../encoding/hex.js';
 import type { Logger } from '../log.js';
+import type { CallRequest } from './call.js';
 
 export interface CallCounters {
   /** messages started on the interpreter */
@@ -20,15 +21,6 @@ export interface CallCounters {
   disagreements: number;
 }
 
-/** The inputs of a call, as logged. */
-export interface CallInputs {
-  from?: Uint8Array;
-  to?: Uint8Array;
-  gas?: bigint;
-  gasPrice?: bigint;
-  value?: bigint;
-  data?: Uint8Array;
-}
 
 /** Distinct fault causes remembered (so each is logged once); past this, faults are only counted. */
 const MAX_CAUSES = 1000;
@@ -44,7 +36,7 @@ export class CallMonitor {
   constructor(private readonly log?: Pick<Logger, 'error' | 'warn'>) {}
 
   /** The interpreter threw: counted, and logged with its stack the first time this cause is seen. */
-  fault(err: unknown, inputs: CallInputs, blockNumber: bigint): void {
+  fault(err: unknown, inputs: CallRequest, blockNumber: bigint): void {
     this.counters.faults++;
     const e = err instanceof Error ? err : new Error(String(err));
     const stack = e.stack ?? `${e.name}: ${e.message}`;
@@ -58,7 +50,7 @@ export class CallMonitor {
   }
 
   /** Verification compared an answer of the interpreter with the library's. */
-  compared(method: string, inputs: CallInputs, blockNumber: bigint, interpreter: unknown, library: unknown): boolean {
+  compared(method: string, inputs: CallRequest, blockNumber: bigint, interpreter: unknown, library: unknown): boolean {
     this.counters.verified++;
     const a = JSON.stringify(interpreter, jsonValue);
     const b = JSON.stringify(library, jsonValue);
@@ -78,7 +70,7 @@ export class CallMonitor {
   }
 }
 
-function describe(inputs: CallInputs): Record<string, unknown> {
+function describe(inputs: CallRequest): Record<string, unknown> {
   const data = inputs.data ?? new Uint8Array(0);
   return {
     from: inputs.from && bytesToHex(inputs.from),

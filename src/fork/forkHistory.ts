@@ -5,6 +5,7 @@
 // upstream does not have at or below the fork block is remembered (in memory) as not there, so a
 // client polling for a receipt asks the upstream once.
 
+import { SharedFetches } from './sharedFetches.js';
 import { RLP } from '@ethereumjs/rlp';
 import type { Block, Header, Log, Receipt } from '../chain/types.js';
 import { bigintToBytes, bytesToBigint, equalBytes } from '../encoding/bytes.js';
@@ -39,7 +40,7 @@ function decodeLogs(bytes: Uint8Array): HistoryLog[] {
 }
 
 export class ForkHistory {
-  private readonly inflight = new Map<string, Promise<unknown>>();
+  private readonly fetches = new SharedFetches();
   private readonly absent = new Lru<string, true>(ABSENT_ENTRIES);
 
   constructor(
@@ -57,13 +58,6 @@ export class ForkHistory {
     return this.anchor().number;
   }
 
-  private once<T>(key: string, fetch: () => Promise<T>): Promise<T> {
-    const running = this.inflight.get(key);
-    if (running) return running as Promise<T>;
-    const job = fetch().finally(() => this.inflight.delete(key));
-    this.inflight.set(key, job);
-    return job;
-  }
 
   async hashByNumber(n: bigint): Promise<Uint8Array | undefined> {
     const anchor = this.anchor();
@@ -74,7 +68,7 @@ export class ForkHistory {
       this.counters.hits++;
       return cached;
     }
-    return this.once(`n${hex(anchor.hash)}${n}`, async () => {
+    return this.fetches.once(`n${hex(anchor.hash)}${n}`, async () => {
       this.counters.misses++;
       const found = await (await this.upstream()).headerByNumber(n);
       if (!found) throw forkUnavailable(`the upstream has no block ${n}, below the fork block ${anchor.number}`);
@@ -93,7 +87,7 @@ export class ForkHistory {
     if (found !== undefined) {
       this.counters.hits++;
     } else {
-      found = await this.once(`b${key}`, async () => {
+      found = await this.fetches.once(`b${key}`, async () => {
         this.counters.misses++;
         return (await (await this.upstream()).blockByHash(hash)) ?? undefined;
       });
@@ -122,7 +116,7 @@ export class ForkHistory {
     }
     const found = await this.block(hash);
     if (!found) return undefined;
-    return this.once(`r${hex(hash)}`, async () => {
+    return this.fetches.once(`r${hex(hash)}`, async () => {
       this.counters.misses++;
       const receipts = await (await this.upstream()).receipts(found.block);
       await this.cache.putReceipts(hash, receipts);
@@ -136,7 +130,7 @@ export class ForkHistory {
     if (this.absent.get(key)) return undefined;
     let location: { blockHash: Uint8Array; index: number } | undefined = await this.cache.txLocation(txHash);
     if (location === undefined) {
-      location = await this.once(`t${key}`, async () => {
+      location = await this.fetches.once(`t${key}`, async () => {
         this.counters.misses++;
         const at = await (await this.upstream()).transactionLocation(txHash);
         return at && at.blockNumber <= this.anchor().number ? at : undefined;

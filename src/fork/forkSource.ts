@@ -5,6 +5,7 @@
 // one fetch. An account the upstream reports empty (no nonce, balance or code) counts as absent,
 // as EIP-161 has it; its storage is then zero without asking.
 
+import { SharedFetches } from './sharedFetches.js';
 import { keccak256 } from '../encoding/bytes.js';
 import type { BaseAccountFields, BaseState } from '../state/baseState.js';
 import type { AccountRecord, ForkCache } from './forkCache.js';
@@ -19,7 +20,7 @@ export interface BlockRef {
 const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 
 export class ForkSource {
-  private readonly inflight = new Map<string, Promise<unknown>>();
+  private readonly fetches = new SharedFetches();
 
   constructor(
     private readonly cache: ForkCache,
@@ -38,13 +39,6 @@ export class ForkSource {
     };
   }
 
-  private once<T>(key: string, fetch: () => Promise<T>): Promise<T> {
-    const running = this.inflight.get(key);
-    if (running) return running as Promise<T>;
-    const job = fetch().finally(() => this.inflight.delete(key));
-    this.inflight.set(key, job);
-    return job;
-  }
 
   async account(block: BlockRef, address: Uint8Array): Promise<AccountRecord> {
     const cached = await this.cache.account(block.hash, address);
@@ -52,7 +46,7 @@ export class ForkSource {
       this.counters.hits++;
       return cached;
     }
-    return this.once(`a${hex(block.hash)}${hex(address)}`, async () => {
+    return this.fetches.once(`a${hex(block.hash)}${hex(address)}`, async () => {
       this.counters.misses++;
       const answer = await (await this.upstream()).account(address, block.number);
       const empty = answer.nonce === 0n && answer.balance === 0n && answer.code.length === 0;
@@ -68,7 +62,7 @@ export class ForkSource {
       this.counters.hits++;
       return cached;
     }
-    return this.once(`s${hex(block.hash)}${hex(address)}${hex(slot)}`, async () => {
+    return this.fetches.once(`s${hex(block.hash)}${hex(address)}${hex(slot)}`, async () => {
       if ((await this.account(block, address)) === null) return 0n;
       this.counters.misses++;
       const word = await (await this.upstream()).storage(address, slot, block.number);
